@@ -1,0 +1,47 @@
+"""Errors with stable codes (used by the web API as slugs)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class ErrorCode(StrEnum):
+    ILLEGAL = "action/illegal"
+    NOT_YOUR_TURN = "action/not_your_turn"
+    PARSE = "action/parse"
+    STALE = "action/stale_version"
+    OPTION = "game/bad_option"
+    PLAYERS = "game/bad_player_count"
+    RECORD = "record/invalid"
+    UNKNOWN_GAME = "game/unknown"
+
+
+class TableroError(ValueError):
+    """Base class: a clear message plus an :class:`ErrorCode`."""
+
+    code: ErrorCode = ErrorCode.ILLEGAL
+
+    def __init__(self, message: str, *, code: ErrorCode | None = None) -> None:
+        super().__init__(message)
+        if code is not None:
+            self.code = code
+
+
+class IllegalActionError(TableroError):
+    """The action is well formed but not legal here; the state is unchanged."""
+
+    code = ErrorCode.ILLEGAL
+
+
+class ActionParseError(TableroError):
+    """The text does not name an action of this game."""
+
+    code = ErrorCode.PARSE
+
+
+class OptionError(TableroError):
+    code = ErrorCode.OPTION
+
+
+class RecordError(TableroError):
+    code = ErrorCode.RECORD

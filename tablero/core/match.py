@@ -1,0 +1,160 @@
+"""The match driver: the one holder of a game's true state during play.
+
+It samples chance with one seeded RNG, applies forced steps (a seat with exactly one legal
+action that the rules do not always ask about), keeps the record and the event log, and
+hands every seat only its own observation and its redacted log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from random import Random
+from typing import Any, Generic, Protocol
+
+from tablero.core.errors import ErrorCode, IllegalActionError
+from tablero.core.events import Event, visible_log
+from tablero.core.messages import Message
+from tablero.core.protocol import CHANCE, A, Game, Player, Result, S, V, Viewer
+from tablero.core.record import GameRecord, check_versions
+from tablero.core.rng import derive_seed
+
+
+class Chooser(Protocol):
+    """Anything that picks an action from a seat's view and legal actions (a bot)."""
+
+    def choose(self, view: Any, legal: Sequence[Any], rng: Random) -> Any: ...
+
+
+class Match(Generic[S, A, V]):
+    """One game in progress: state, chance RNG, record, log."""
+
+    def __init__(
+        self,
+        game: Game[S, A, V],
+        players: Sequence[str],
+        *,
+        options: Mapping[str, object] | None = None,
+        seed: int | None = None,
+    ) -> None:
+        self.game = game
+        self.seed = seed if seed is not None else Random().getrandbits(63)
+        self.rng = Random(derive_seed(self.seed, "chance"))
+        self.options = game.resolve_options(len(players), options)
+        self.state: S = game.new_initial_state(len(players), self.options)
+        self.record = GameRecord(
+            game=game.id,
+            rules_version=game.rules_version,
+            data_version=game.data_version,
+            players=list(players),
+            options=self.options,
+            seed=self.seed,
+        )
+        # Each log item: (index of the record entry that produced it, event).
+        self.events: list[tuple[int, Event]] = []
+        self.advance()
+
+    @classmethod
+    def from_record(cls, game: Game[S, A, V], record: GameRecord) -> Match[S, A, V]:
+        """Rebuild a match (state, log) from a record, with no RNG; play can go on."""
+        check_versions(game, record)
+        m = cls.__new__(cls)
+        m.game = game
+        m.seed = record.seed if record.seed is not None else 0
+        m.rng = Random(derive_seed(m.seed, "chance", len(record.entries)))
+        m.options = game.resolve_options(len(record.players), record.options)
+        m.state = game.new_initial_state(len(record.players), m.options)
+        m.record = GameRecord(
+            game=game.id,
+            rules_version=game.rules_version,
+            data_version=game.data_version,
+            players=list(record.players),
+            options=m.options,
+            seed=record.seed,
+        )
+        m.events = []
+        for actor, text in record.entries:
+            m._apply(actor, game.parse_action(m.state, actor, text))
+        m.advance()
+        return m
+
+    # ------------------------------------------------------------------ flow
+    @property
+    def players(self) -> int:
+        return len(self.record.players)
+
+    def _apply(self, actor: Player, action: A) -> None:
+        evs: list[Event] = []
+        self.game.apply(self.state, actor, action, evs)
+        index = len(self.record.entries)
+        self.record.entries.append((actor, action.to_text()))
+        self.events.extend((index, e) for e in evs)
+        if self.game.is_terminal(self.state):
+            res = self.game.result(self.state)
+            self.record.result = res.to_json() if res else None
+
+    def advance(self) -> None:
+        """Apply chance outcomes and forced steps until a seat must decide or the game ends."""
+        game, state = self.game, self.state
+        while True:
+            actors = game.to_act(state)
+            if not actors:
+                return
+            if actors[0] == CHANCE:
+                self._apply(CHANCE, game.sample_chance(state, self.rng))
+                continue
+            for p in actors:
+                legal = game.legal_actions(state, p)
+                if len(legal) == 1 and not game.always_asked(state, p):
+                    self._apply(p, legal[0])
+                    break
+            else:
+                return
+
+    def pending(self) -> tuple[Player, ...]:
+        """Seats that must decide now (empty once the game is over)."""
+        return self.game.to_act(self.state)
+
+    def is_over(self) -> bool:
+        return self.game.is_terminal(self.state)
+
+    def legal(self, seat: Player) -> Sequence[A]:
+        if seat not in self.pending():
+            return ()
+        return self.game.legal_actions(self.state, seat)
+
+    def act(self, seat: Player, action: A | str) -> None:
+        """A seat's decision (an action or its wire text); raises and changes nothing if bad."""
+        if seat not in self.pending():
+            raise IllegalActionError(f"seat {seat} is not to act now", code=ErrorCode.NOT_YOUR_TURN)
+        if isinstance(action, str):
+            action = self.game.parse_action(self.state, seat, action)
+        self._apply(seat, action)
+        self.advance()
+
+    def play_bots(self, bots: Mapping[Player, Chooser], bot_rngs: Mapping[Player, Random]) -> None:
+        """Let bot seats decide until a non-bot seat must act or the game is over."""
+        while True:
+            pending = self.pending()
+            bot_seats = [p for p in pending if p in bots]
+            if not bot_seats:
+                return
+            p = bot_seats[0]
+            view = self.game.observe(self.state, p)
+            legal = self.game.legal_actions(self.state, p)
+            self.act(p, bots[p].choose(view, legal, bot_rngs[p]))
+
+    # ------------------------------------------------------------------ information
+    def view(self, viewer: Viewer) -> V:
+        return self.game.observe(self.state, viewer)
+
+    def log(self, viewer: Viewer, since: int = 0) -> list[Message]:
+        """The event log as ``viewer`` sees it, from record entry ``since`` on."""
+        return visible_log((e for i, e in self.events if i >= since), viewer)
+
+    def result(self) -> Result | None:
+        return self.game.result(self.state)
+
+
+def bot_rng(seed: int, seat: int) -> Random:
+    """The RNG a bot in ``seat`` uses in the game with ``seed``."""
+    return Random(derive_seed(seed, "bot", seat))

@@ -1,0 +1,1 @@
+"""One package per game: data beside rules, no third-party imports."""

@@ -1,0 +1,79 @@
+"""Don Carlo actions: one player decision (PLAY a code) and two chance outcomes.
+
+Actions are interned: ``PLAYS[i]`` is the one object for code ``i`` of ``data.CODES``, so
+legality checks are identity checks in the hot path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from tablero.core.errors import ActionParseError
+from tablero.games.doncarlo.data import CODES, code_text
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """``PLAY(code)``: send an agent; ``code`` indexes ``data.CODES``. Wire text ``1/1/4``."""
+
+    code: int
+
+    def to_text(self) -> str:
+        return CODE_TEXTS[self.code]
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Chance: the next card drawn from the current family deck has ``value``."""
+
+    value: int
+
+    def to_text(self) -> str:
+        return f"draw {self.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class StartSeat:
+    """Chance: the start seat when ``start_seat = random`` (§4)."""
+
+    seat: int
+
+    def to_text(self) -> str:
+        return f"start {self.seat}"
+
+
+DonCarloAction = Play | Draw | StartSeat
+
+CODE_TEXTS: Final = tuple(code_text(c) for c in CODES)
+CODE_BY_TEXT: Final = {t: i for i, t in enumerate(CODE_TEXTS)}
+PLAYS: Final = tuple(Play(i) for i in range(len(CODES)))
+DRAWS: Final = tuple(Draw(v) for v in range(7))
+STARTS: Final = tuple(StartSeat(s) for s in range(4))
+
+
+def parse(text: str) -> DonCarloAction:
+    """Read a wire text: a code (``1/1/4``, any order of values), ``draw V`` or ``start S``."""
+    t = text.strip().lower()
+    if t.startswith("draw "):
+        v = t[5:].strip()
+        if v.isdigit() and int(v) < len(DRAWS):
+            return DRAWS[int(v)]
+        raise ActionParseError(f"cannot read {text!r}: a drawn card has a value 0-6")
+    if t.startswith("start "):
+        s = t[6:].strip()
+        if s.isdigit() and int(s) < len(STARTS):
+            return STARTS[int(s)]
+        raise ActionParseError(f"cannot read {text!r}: the start seat is 0-3")
+    parts = [p.strip() for p in t.replace(",", "/").replace(" ", "/").split("/") if p.strip()]
+    if not parts or not all(p.isdigit() for p in parts):
+        raise ActionParseError(
+            f"cannot read {text!r} as a code name: write card values joined by '/', like 1/1/4"
+        )
+    key = "/".join(str(v) for v in sorted(int(p) for p in parts))
+    if key not in CODE_BY_TEXT:
+        raise ActionParseError(
+            f"{text!r} is no code name: a code has 1 to 4 cards with values 0-6 "
+            "(at most four of 0-4, three 5s and two 6s)"
+        )
+    return PLAYS[CODE_BY_TEXT[key]]
