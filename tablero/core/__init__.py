@@ -1,6 +1,13 @@
 """The core protocol shared by every game (no third-party imports)."""
 
-from tablero.core.errors import ActionParseError, ErrorCode, IllegalActionError, OptionError, RecordError, TableroError
+from tablero.core.errors import (
+    ActionParseError,
+    ErrorCode,
+    IllegalActionError,
+    OptionError,
+    RecordError,
+    TableroError,
+)
 from tablero.core.events import Event, visible_log
 from tablero.core.match import Match
 from tablero.core.messages import Message, Translator

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from random import Random
 from typing import Any, Generic, Protocol
 
-from tablero.core.errors import ErrorCode, IllegalActionError
+from tablero.core.errors import ErrorCode, IllegalActionError, RecordError, TableroError
 from tablero.core.events import Event, visible_log
 from tablero.core.messages import Message
 from tablero.core.protocol import CHANCE, A, Game, Player, Result, S, V, Viewer
@@ -72,8 +72,11 @@ class Match(Generic[S, A, V]):
             seed=record.seed,
         )
         m.events = []
-        for actor, text in record.entries:
-            m._apply(actor, game.parse_action(m.state, actor, text))
+        for i, (actor, text) in enumerate(record.entries):
+            try:
+                m._apply(actor, game.parse_action(m.state, actor, text))
+            except TableroError as exc:
+                raise RecordError(f"entry {i} [{actor}, {text!r}] does not replay: {exc}") from exc
         m.advance()
         return m
 
@@ -142,6 +145,14 @@ class Match(Generic[S, A, V]):
             view = self.game.observe(self.state, p)
             legal = self.game.legal_actions(self.state, p)
             self.act(p, bots[p].choose(view, legal, bot_rngs[p]))
+
+    def parse(self, seat: Player, text: str) -> A:
+        """Read an action's wire text for ``seat`` (raises ActionParseError)."""
+        return self.game.parse_action(self.state, seat, text)
+
+    def describe(self, seat: Player, action: A, viewer: Viewer) -> Message:
+        """How ``viewer`` sees ``seat`` taking ``action`` now (e.g. to list a seat's moves)."""
+        return self.game.describe(self.state, seat, action, viewer)
 
     # ------------------------------------------------------------------ information
     def view(self, viewer: Viewer) -> V:

@@ -34,7 +34,7 @@ class Message:
     id: str
     params: tuple[tuple[str, Param], ...]
 
-    def __init__(self, id: str, /, **params: Param) -> None:  # noqa: A002 - "id" is the field name
+    def __init__(self, id: str, /, **params: Param) -> None:
         object.__setattr__(self, "id", id)
         object.__setattr__(self, "params", tuple(sorted(params.items())))
 
@@ -142,6 +142,6 @@ class Translator:
             return self.seat(v)
         if isinstance(v, tuple):
             if key == "seats" or key.endswith("_seats"):
-                return ", ".join(self.seat(int(x)) for x in v if isinstance(x, int))  # type: ignore[arg-type]
+                return ", ".join(self.seat(int(x)) for x in v if isinstance(x, int))
             return ", ".join(self._value("", x) for x in v)
         return "" if v is None else str(v)

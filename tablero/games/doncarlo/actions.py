@@ -6,6 +6,7 @@ legality checks are identity checks in the hot path.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Final
 
@@ -65,8 +66,8 @@ def parse(text: str) -> DonCarloAction:
         if s.isdigit() and int(s) < len(STARTS):
             return STARTS[int(s)]
         raise ActionParseError(f"cannot read {text!r}: the start seat is 0-3")
-    parts = [p.strip() for p in t.replace(",", "/").replace(" ", "/").split("/") if p.strip()]
-    if not parts or not all(p.isdigit() for p in parts):
+    parts = re.split(r"\s*[/,]\s*|\s+", t)
+    if not t or not all(p.isdigit() for p in parts):
         raise ActionParseError(
             f"cannot read {text!r} as a code name: write card values joined by '/', like 1/1/4"
         )

@@ -203,12 +203,10 @@ class DonCarlo(Game[DonCarloState, DonCarloAction, Any]):
             return STARTS[rng.randrange(state.n)]
         deck = state.deck[state.turn]
         r = rng.randrange(state.deck_size[state.turn])
-        v = 0
-        for c in deck:
+        for v, c in enumerate(deck):
             if r < c:
                 return DRAWS[v]
             r -= c
-            v += 1
         raise AssertionError("deck counts out of step with deck size")
 
     def apply(self, state: DonCarloState, player: Player, action: DonCarloAction,
@@ -220,7 +218,7 @@ class DonCarlo(Game[DonCarloState, DonCarloAction, Any]):
                                ErrorCode.NOT_YOUR_TURN)
             if action not in state.legal:
                 raise _illegal(self._why_illegal(state, action))
-            self._play(state, action.code, events)  # type: ignore[union-attr]
+            self._play(state, action.code, events)
             return
         if player != CHANCE or phase == OVER:
             raise _illegal(
@@ -234,7 +232,7 @@ class DonCarlo(Game[DonCarloState, DonCarloAction, Any]):
             state.start_seat = action.seat
             if events is not None:
                 events.append(Event(Message("dc.start", seat=action.seat)))
-            self._begin_turn(state, action.seat, events)
+            self.begin_turn(state, action.seat, events)
             return
         if type(action) is not Draw or not state.deck[state.turn][action.value]:
             raise _illegal(f"{action.to_text()!r} cannot be drawn: no such card in the deck")
@@ -285,14 +283,17 @@ class DonCarlo(Game[DonCarloState, DonCarloAction, Any]):
                     s.phase = START
                 else:
                     s.start_seat = s.start_option
-                    self._begin_turn(s, s.start_option, events)
+                    self.begin_turn(s, s.start_option, events)
             return
         # REFILL (§5.1 step 4)
         if s.hand_size[p] >= HAND_SIZE or not s.deck_size[p]:
             self._next_turn(s, events)
 
-    def _begin_turn(self, s: DonCarloState, p: int, events: list[Event] | None) -> None:
-        """Start of p's turn: play if he can, else the blocked procedure (§5.1, §5.3)."""
+    def begin_turn(self, s: DonCarloState, p: int, events: list[Event] | None) -> None:
+        """Start of p's turn: play if he can, else the blocked procedure (§5.1, §5.3).
+
+        Public so that scenario builders (``setup.py``) can start a turn the way the rules do.
+        """
         while True:
             s.turn = p
             s.legal = legal_codes(s.n, s.hand[p], s.hand_key[p], s.used)
@@ -305,7 +306,10 @@ class DonCarlo(Game[DonCarloState, DonCarloAction, Any]):
             s.blocked = True
             s.known[p] = s.hand[p][:]
             if events is not None:
-                events.append(Event(Message("dc.blocked", seat=p, hand=_values(s.hand[p]))))
+                events.append(Event(
+                    Message("dc.blocked", seat=p, hand=_values(s.hand[p])) if s.hand_size[p]
+                    else Message("dc.blocked.empty", seat=p)
+                ))
             if s.deck_size[p]:
                 s.phase = BLOCKED_DRAW
                 s.actors = (CHANCE,)
@@ -337,7 +341,7 @@ class DonCarlo(Game[DonCarloState, DonCarloAction, Any]):
         if nxt < 0:
             self._finish(s, events)
         else:
-            self._begin_turn(s, nxt, events)
+            self.begin_turn(s, nxt, events)
 
     def _play(self, s: DonCarloState, code: int, events: list[Event] | None) -> None:
         """§5.1 effects 1-4."""
@@ -438,7 +442,7 @@ def majorities(s: DonCarloState) -> list[tuple[int, int, tuple[int, ...]]]:
 
     Empty countries score nothing; ties follow the ``majority_tie`` option.
     """
-    out = []
+    out: list[tuple[int, int, tuple[int, ...]]] = []
     for c in s.countries:
         counts = [0] * s.n
         for seat, _ in s.agents[c]:

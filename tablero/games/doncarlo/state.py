@@ -25,10 +25,30 @@ class DonCarloState:
     """Everything about one game of Don Carlo. Mutated only by ``DonCarlo.apply``."""
 
     __slots__ = (
-        "n", "countries", "points", "tie_rule", "start_option",
-        "hand", "hand_key", "hand_size", "deck", "deck_size", "known",
-        "used", "agents", "influence", "bonus", "country_points", "out",
-        "phase", "turn", "start_seat", "blocked", "legal", "actors", "plays",
+        "actors",
+        "agents",
+        "blocked",
+        "bonus",
+        "countries",
+        "country_points",
+        "deck",
+        "deck_size",
+        "hand",
+        "hand_key",
+        "hand_size",
+        "influence",
+        "known",
+        "legal",
+        "n",
+        "out",
+        "phase",
+        "plays",
+        "points",
+        "start_option",
+        "start_seat",
+        "tie_rule",
+        "turn",
+        "used",
     )
 
     n: int

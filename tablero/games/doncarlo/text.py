@@ -26,6 +26,7 @@ CATALOGUE: Catalogue = {
         "dc.draw.open": "{seat} draws a {value} in the open",
         "dc.start": "{seat} starts",
         "dc.blocked": "{seat} is blocked and reveals the hand: {hand}",
+        "dc.blocked.empty": "{seat} has no cards left in hand or deck",
         "dc.out": "{seat} is out of the game with {score} points",
         "dc.majority": "Majority in {country}: {seats} score {points}",
         "dc.majority.none": "Majority in {country}: nobody scores",
@@ -58,6 +59,7 @@ CATALOGUE: Catalogue = {
         "dc.draw.open": "{seat} zieht offen eine {value}",
         "dc.start": "{seat} beginnt",
         "dc.blocked": "{seat} ist blockiert und deckt die Hand auf: {hand}",
+        "dc.blocked.empty": "{seat} hat weder Handkarten noch Stapel",
         "dc.out": "{seat} scheidet mit {score} Punkten aus",
         "dc.majority": "Mehrheit in {country}: {seats} erhalten {points}",
         "dc.majority.none": "Mehrheit in {country}: niemand punktet",
@@ -125,12 +127,13 @@ def render(view: Any, tr: Callable[[Message], str]) -> str:
                           sums=",".join(str(x) for x in c.sums), points=c.points, r=r))
         if c.agents:
             agents = "  ".join(
-                f"[{FAMILY_COLOURS[seat]}]{code}[/{FAMILY_COLOURS[seat]}]({name(seat)})"
+                f"[{FAMILY_COLOURS[seat]}]{code}[/{FAMILY_COLOURS[seat]}] ({name(seat)})"
                 for seat, code in c.agents
             )
         else:
             agents = f"[dim]{tr(Message('dc.ui.no_agents'))}[/dim]"
-        lines.append(f"  [bold]{head}[/bold]: {agents}")
+        lines.append(f"  [bold]{head}[/bold]")
+        lines.append(f"      {agents}")
     lines.append("")
     for p in range(view.players):
         colour = FAMILY_COLOURS[p]
@@ -148,8 +151,8 @@ def render(view: Any, tr: Callable[[Message], str]) -> str:
             status = f" [red]{tr(Message('dc.ui.blocked'))}[/red]"
         score = tr(Message("dc.ui.score", total=view.scores[p], influence=view.influence[p],
                            bonus=view.bonus[p], countries=view.country_points[p]))
-        lines.append(f"{marker} [{colour}]■ {name(p)}[/{colour}]  {score}  |  {hand}  "
-                     f"{tr(Message('dc.ui.deck', size=view.deck_sizes[p]))}{status}")
+        lines.append(f"{marker} [bold {colour}]■ {name(p)}[/bold {colour}]  {score}{status}")
+        lines.append(f"      {hand}  {tr(Message('dc.ui.deck', size=view.deck_sizes[p]))}")
     if view.hand is not None and view.phase != "over":
         lines.append("")
         lines.append(f"[bold]{tr(Message('dc.ui.your_hand', hand=_cards(view.hand)))}[/bold]")

@@ -1,0 +1,1 @@
+"""Game-specific heuristic bots: one module per game, working from views only."""

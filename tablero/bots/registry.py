@@ -1,0 +1,42 @@
+"""Bots by name: ``make_bot("greedy", "don-carlo")``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tablero.bots.base import Bot, RandomBot
+from tablero.bots.heuristics.doncarlo import GreedyDonCarlo
+from tablero.core.errors import TableroError
+
+GREEDY: dict[str, Callable[[], Bot]] = {
+    "don-carlo": GreedyDonCarlo,
+}
+"""The greedy bot of each game, by game id."""
+
+BOT_NAMES: tuple[str, ...] = ("random", "greedy")
+
+
+class UnknownBotError(TableroError):
+    """No bot of that name (for that game)."""
+
+
+def bot_names(game_id: str | None = None) -> tuple[str, ...]:
+    """Bot names, all of them or those available for ``game_id``."""
+    if game_id is None:
+        return BOT_NAMES
+    return tuple(n for n in BOT_NAMES if n != "greedy" or game_id in GREEDY)
+
+
+def make_bot(name: str, game_id: str) -> Bot:
+    """A new bot called ``name`` for the game ``game_id``; raises UnknownBotError."""
+    key = name.strip().lower()
+    if key == "random":
+        return RandomBot()
+    if key == "greedy":
+        factory = GREEDY.get(game_id)
+        if factory is None:
+            raise UnknownBotError(
+                f"no greedy bot for {game_id!r}; greedy exists for: {', '.join(sorted(GREEDY))}"
+            )
+        return factory()
+    raise UnknownBotError(f"unknown bot {name!r}; bots: {', '.join(bot_names(game_id))}")

@@ -1,0 +1,1 @@
+"""The ``tablero`` command line (Typer + rich)."""

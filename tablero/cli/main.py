@@ -1,0 +1,309 @@
+"""The ``tablero`` command: play, simulate, replay, bench.
+
+Exit codes: 0 done; 1 a game aborted or a replay that does not reproduce its saved result;
+2 bad input (unknown game or bot, wrong number of seats, bad option, unreadable or
+incompatible record); 130 interrupted (Ctrl-C).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.panel import Panel
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from tablero.bench import bench as run_bench
+from tablero.bots import Bot, make_bot
+from tablero.cli.text import CLI_CATALOGUE
+from tablero.cli.tui import HUMAN, InputFn, PlaySession, result_table, seat_names
+from tablero.core.errors import TableroError
+from tablero.core.events import Event
+from tablero.core.match import Match
+from tablero.core.messages import LANGUAGES, Message, Translator
+from tablero.core.protocol import Game, Player, Result
+from tablero.core.record import GameRecord, check_versions
+from tablero.registry import GAMES, get_game
+from tablero.sim import simulate as run_simulate
+
+app = typer.Typer(
+    name="tablero",
+    help="German board games with exact rules: play, simulate, replay, benchmark.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def read_line(prompt: str) -> str:
+    """Read one line of input after ``prompt`` (raises EOFError at the end of input)."""
+    return input(prompt)
+
+
+def _reader() -> InputFn:
+    # Looked up at call time, so tests may replace ``read_line``.
+    return lambda prompt: read_line(prompt)
+
+
+def _fail(text: str, lang: str = "en", code: int = 2) -> NoReturn:
+    tr = Translator(lang if lang in LANGUAGES else "en", [CLI_CATALOGUE])
+    Console(stderr=True).print(f"[red]{escape(tr(Message('cli.error', text=text)))}[/red]")
+    raise typer.Exit(code)
+
+
+def _check_lang(lang: str) -> str:
+    if lang not in LANGUAGES:
+        _fail(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
+    return lang
+
+
+def _game(game_id: str, lang: str) -> Game[Any, Any, Any]:
+    try:
+        return get_game(game_id)
+    except TableroError as exc:
+        _fail(str(exc), lang)
+
+
+def _options(pairs: list[str] | None, lang: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for pair in pairs or []:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            _fail(f"--option expects NAME=VALUE, got {pair!r}", lang)
+        out[name.strip()] = value.strip()
+    return out
+
+
+def _seats(text: str, game: Game[Any, Any, Any], lang: str, *, humans: bool) -> list[str]:
+    seats = [s.strip().lower() for s in text.split(",") if s.strip()]
+    if not game.min_players <= len(seats) <= game.max_players:
+        _fail(f"{game.id} takes {game.min_players}-{game.max_players} seats, not {len(seats)} "
+              f"(--seats {text!r})", lang)
+    for s in seats:
+        if s == HUMAN:
+            if not humans:
+                _fail(f"{HUMAN!r} cannot take part in a simulation; seat bots only", lang)
+            continue
+        try:
+            make_bot(s, game.id)
+        except TableroError as exc:
+            hint = f" (or {HUMAN!r} for a person)" if humans else ""
+            _fail(f"{exc}{hint}", lang)
+    return seats
+
+
+Lang = Annotated[str, typer.Option("--lang", help="Language: en or de.")]
+OptionList = Annotated[
+    list[str] | None,
+    typer.Option("--option", "-o", help="A game option NAME=VALUE (repeatable)."),
+]
+
+
+# ---------------------------------------------------------------------------- play
+@app.command()
+def play(
+    game_id: Annotated[str, typer.Argument(metavar="GAME", help=f"Game id: {', '.join(GAMES)}.")],
+    seats: Annotated[str, typer.Option(help="Comma-separated seats: 'you' for a person, or a bot name.")]
+    = "you,greedy,random",
+    option: OptionList = None,
+    seed: Annotated[int | None, typer.Option(help="Seed of the chance RNG (random if left out).")] = None,
+    lang: Lang = "en",
+    save: Annotated[Path | None, typer.Option(help="Save the game record (JSON) to this file.")] = None,
+) -> None:
+    """Play a game at the terminal: people ("you") and bots in any mix."""
+    _check_lang(lang)
+    game = _game(game_id, lang)
+    seat_list = _seats(seats, game, lang, humans=True)
+    options = _options(option, lang)
+    try:
+        match = Match(game, seat_list, options=options, seed=seed)
+    except TableroError as exc:
+        _fail(str(exc), lang)
+    bots: dict[Player, Bot] = {p: make_bot(s, game.id) for p, s in enumerate(seat_list) if s != HUMAN}
+    console = Console(highlight=False)
+    session = PlaySession(match, seat_list, bots, console, _reader(), lang)
+    console.print(f"[dim]{session.t('cli.seed', seed=match.seed)}[/dim]")
+    code = 0
+    try:
+        session.run()
+    except (EOFError, KeyboardInterrupt) as exc:
+        console.print()
+        console.print(f"[yellow]{session.t('cli.aborted')}[/yellow]")
+        code = 130 if isinstance(exc, KeyboardInterrupt) else 1
+    if save is not None:
+        match.record.save(save)
+        console.print(escape(session.t("cli.saved", path=str(save))))
+    if code:
+        raise typer.Exit(code)
+
+
+# ---------------------------------------------------------------------------- simulate
+@app.command()
+def simulate(
+    game_id: Annotated[str, typer.Argument(metavar="GAME", help=f"Game id: {', '.join(GAMES)}.")],
+    seats: Annotated[str, typer.Option(help="Comma-separated bot names, one per seat.")]
+    = "greedy,random,random",
+    games: Annotated[int, typer.Option(min=1, help="Number of games.")] = 1000,
+    seed: Annotated[int, typer.Option(help="Master seed: game i uses derive_seed(seed, i).")] = 1,
+    option: OptionList = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object, nothing else.")] = False,
+    save_dir: Annotated[Path | None, typer.Option(help="Save every game record into this folder.")] = None,
+    workers: Annotated[int, typer.Option(min=1, help="Worker processes (same results as 1).")] = 1,
+    lang: Lang = "en",
+) -> None:
+    """Let bots play many games; win share (95% CI), mean score and game length per seat."""
+    _check_lang(lang)
+    game = _game(game_id, lang)
+    seat_list = _seats(seats, game, lang, humans=False)
+    options = _options(option, lang)
+    try:
+        game.resolve_options(len(seat_list), options)
+    except TableroError as exc:
+        _fail(str(exc), lang)
+    tr = Translator(lang, [game.catalogue(), CLI_CATALOGUE], seat_names(seat_list, lang))
+    if as_json:
+        result = run_simulate(game, seat_list, games, seed, options, save_dir=save_dir, workers=workers)
+        typer.echo(json.dumps(result.to_json()))
+        return
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        console=Console(stderr=True), transient=True,
+    ) as bar:
+        task = bar.add_task(tr(Message("cli.sim.progress")), total=games)
+        result = run_simulate(game, seat_list, games, seed, options,
+                              progress=lambda done, total: bar.update(task, completed=done),
+                              save_dir=save_dir, workers=workers)
+    console = Console(highlight=False)
+    table = Table(title=tr(Message("cli.sim.title", game=game.title, games=games,
+                                   players=len(seat_list), seed=seed)))
+    for key, justify in (("cli.sim.seat", "left"), ("cli.sim.bot", "left"), ("cli.sim.wins", "right"),
+                         ("cli.sim.share", "right"), ("cli.sim.ci", "right"), ("cli.sim.score", "right")):
+        table.add_column(tr(Message(key)), justify=justify)  # type: ignore[arg-type]
+    for s in result.seats:
+        table.add_row(escape(tr.seat(s.seat)), s.bot, f"{s.wins:g}", f"{s.win_share:.1%}",
+                      f"{s.ci95[0]:.1%} – {s.ci95[1]:.1%}", f"{s.mean_score:.2f}")
+    console.print(table)
+    console.print(tr(Message("cli.sim.length", actions=f"{result.mean_actions:.1f}",
+                             decisions=f"{result.mean_decisions:.1f}")))
+    if save_dir is not None:
+        console.print(escape(tr(Message("cli.saved", path=str(save_dir)))))
+
+
+# ---------------------------------------------------------------------------- replay
+def _viewer(text: str, players: int, lang: str) -> int | None:
+    t = text.strip().lower()
+    if t in ("spectator", "none", "zuschauer"):
+        return None
+    if t.isdigit() and 1 <= int(t) <= players:
+        return int(t) - 1
+    _fail(f"--viewer must be a seat number 1-{players} or 'spectator', not {text!r}", lang)
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="A saved game record (JSON).")],
+    lang: Lang = "en",
+    viewer: Annotated[str, typer.Option(help="Seat number (1 = first seat) or 'spectator'.")] = "spectator",
+    step: Annotated[bool, typer.Option(help="Show the table after each move and wait for Enter.")] = False,
+) -> None:
+    """Replay a saved game move by move, as one seat or a spectator sees it."""
+    _check_lang(lang)
+    try:
+        record = GameRecord.load(file)
+    except TableroError as exc:
+        _fail(str(exc), lang)
+    game = _game(record.game, lang)
+    try:
+        check_versions(game, record)
+        state = game.new_initial_state(len(record.players), record.options)
+    except TableroError as exc:
+        _fail(str(exc), lang)
+    who = _viewer(viewer, len(record.players), lang)
+    names = seat_names(record.players, lang)
+    if HUMAN in record.players and sum(1 for s in record.players if s == HUMAN) == 1:
+        names = [n if s != HUMAN else Translator(lang, [CLI_CATALOGUE])(Message("cli.seat.player", n=i + 1))
+                 for i, (s, n) in enumerate(zip(record.players, names, strict=True))]
+    tr = Translator(lang, [game.catalogue(), CLI_CATALOGUE], names)
+    console = Console(highlight=False)
+    viewer_name = tr(Message("core.spectator")) if who is None else tr.seat(who)
+    heading = tr(Message("cli.replay.viewer", game=game.title, viewer=viewer_name))
+    console.print(f"[bold]{escape(heading)}[/bold]")
+    read = _reader()
+    stepping = step
+    for i, (actor, text) in enumerate(record.entries):
+        try:
+            action = game.parse_action(state, actor, text)
+            described = game.describe(state, actor, action, who)
+            events: list[Event] = []
+            game.apply(state, actor, action, events)
+        except TableroError as exc:
+            _fail(f"entry {i} [{actor}, {text!r}] does not replay: {exc}", lang)
+        lines = [m for m in (e.for_viewer(who) for e in events) if m is not None] or [described]
+        for k, msg in enumerate(lines):
+            console.print(f"{i + 1:>4}  " if k == 0 else "      ", escape(tr(msg)), sep="")
+        if stepping:
+            console.print(Panel(game.render(game.observe(state, who), tr), expand=False))
+            try:
+                read(tr(Message("cli.replay.enter")))
+            except EOFError:
+                stepping = False
+    console.print(Panel(game.render(game.observe(state, who), tr), expand=False))
+    result: Result | None = game.result(state)
+    if result is None:
+        console.print(f"[yellow]{tr(Message('cli.replay.unfinished'))}[/yellow]")
+        if record.result is not None:
+            _fail(tr(Message("cli.replay.mismatch", replayed="-", saved=json.dumps(record.result))), lang, 1)
+        return
+    console.print(result_table(result, tr))
+    winners = tr(Message("cli.winners", seats=", ".join(tr.seat(p) for p in result.winners)))
+    console.print(f"[bold]{escape(winners)}[/bold]")
+    replayed = result.to_json()
+    if record.result is not None and record.result != replayed:
+        _fail(tr(Message("cli.replay.mismatch", replayed=json.dumps(replayed),
+                         saved=json.dumps(record.result))), lang, 1)
+    if record.result is not None:
+        console.print(f"[green]{tr(Message('cli.replay.ok'))}[/green]")
+
+
+# ---------------------------------------------------------------------------- bench
+@app.command()
+def bench(
+    game_id: Annotated[str, typer.Option("--game", help="Game id.")] = "don-carlo",
+    players: Annotated[int, typer.Option(help="Number of players.")] = 4,
+    seconds: Annotated[float, typer.Option(min=0.0, help="Measuring time in seconds.")] = 5.0,
+    seed: Annotated[int, typer.Option(help="Seed of the playouts.")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object, nothing else.")] = False,
+    lang: Lang = "en",
+) -> None:
+    """Random playouts per second, actions per second and the cost of one state clone."""
+    _check_lang(lang)
+    game = _game(game_id, lang)
+    try:
+        stats = run_bench(game, players, seconds=seconds, seed=seed)
+    except TableroError as exc:
+        _fail(str(exc), lang)
+    if as_json:
+        typer.echo(json.dumps(stats))
+        return
+    tr = Translator(lang, [CLI_CATALOGUE])
+    table = Table(title=tr(Message("cli.bench.title", game=game.title, players=players)))
+    table.add_column(tr(Message("cli.bench.key")))
+    table.add_column(tr(Message("cli.bench.value")), justify="right")
+    for key, value in stats.items():
+        if key not in ("game", "players"):
+            table.add_row(key, str(value))
+    Console(highlight=False).print(table)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()
+
+
+if __name__ == "__main__":
+    main()

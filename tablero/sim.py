@@ -1,0 +1,209 @@
+"""Simulation: many bot-only games through the match driver, with win shares and intervals.
+
+Game ``i`` of a run with master seed ``seed`` uses the match seed ``derive_seed(seed, i)``;
+the bot in seat ``p`` draws from ``match.bot_rng(that seed, p)``. A run is therefore fully
+reproducible, and ``workers > 1`` gives the very same numbers as ``workers = 1`` (the games
+are the same and are summed in the same order).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tablero.bots import make_bot
+from tablero.core.match import Match, bot_rng
+from tablero.core.protocol import CHANCE, Game
+from tablero.core.rng import derive_seed
+from tablero.registry import get_game
+
+Progress = Callable[[int, int], None]
+"""Called as ``progress(games_done, games_total)`` after each finished game."""
+
+Z95 = 1.959963984540054
+
+
+def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a proportion (successes may be fractional: shared wins)."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)
+    high = 1.0 if successes >= n else min(1.0, centre + half)
+    return (low, high)
+
+
+@dataclass(frozen=True, slots=True)
+class GameOutcome:
+    """What one simulated game contributes to the statistics."""
+
+    index: int
+    seed: int
+    scores: tuple[float, ...]
+    win_shares: tuple[float, ...]
+    actions: int
+    decisions: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatStats:
+    seat: int
+    bot: str
+    wins: float
+    win_share: float
+    ci95: tuple[float, float]
+    mean_score: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "bot": self.bot,
+            "wins": self.wins,
+            "win_share": self.win_share,
+            "ci95": [self.ci95[0], self.ci95[1]],
+            "mean_score": self.mean_score,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SimResult:
+    game: str
+    games: int
+    players: int
+    seed: int
+    options: dict[str, Any]
+    seats: tuple[SeatStats, ...]
+    mean_actions: float
+    """Record entries per game (decisions, forced steps and chance outcomes)."""
+    mean_decisions: float
+    """Seat entries per game (decisions and forced steps): the game's length in turns."""
+    by_bot: dict[str, SeatStats] = field(default_factory=dict)
+    """Seats pooled per bot name (``seat`` is -1; the interval is over all its seat-games)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "games": self.games,
+            "players": self.players,
+            "seed": self.seed,
+            "options": self.options,
+            "seats": [s.to_json() for s in self.seats],
+            "by_bot": {name: s.to_json() for name, s in self.by_bot.items()},
+            "mean_actions": self.mean_actions,
+            "mean_decisions": self.mean_decisions,
+        }
+
+
+def play_one(game: Game[Any, Any, Any], seats: Sequence[str], index: int, seed: int,
+             options: Mapping[str, Any] | None = None, save_dir: str | None = None) -> GameOutcome:
+    """Play game ``index`` of a run with master ``seed``; bots only."""
+    game_seed = derive_seed(seed, index)
+    match = Match(game, list(seats), options=options, seed=game_seed)
+    bots = {p: make_bot(name, game.id) for p, name in enumerate(seats)}
+    rngs = {p: bot_rng(game_seed, p) for p in bots}
+    match.play_bots(bots, rngs)
+    result = match.result()
+    if result is None:
+        raise RuntimeError(f"game {index} (seed {game_seed}) stopped before its end")
+    if save_dir is not None:
+        match.record.save(Path(save_dir) / f"{game.id}-{index:06d}.json")
+    entries = match.record.entries
+    return GameOutcome(
+        index=index,
+        seed=game_seed,
+        scores=result.scores,
+        win_shares=tuple(result.win_share(p) for p in range(len(seats))),
+        actions=len(entries),
+        decisions=sum(1 for actor, _ in entries if actor != CHANCE),
+    )
+
+
+def _play_chunk(args: tuple[str, tuple[str, ...], int, int, int, dict[str, Any] | None, str | None]
+                ) -> list[GameOutcome]:
+    game_id, seats, start, stop, seed, options, save_dir = args
+    game = get_game(game_id)
+    return [play_one(game, seats, i, seed, options, save_dir) for i in range(start, stop)]
+
+
+def _outcomes(game: Game[Any, Any, Any], seats: tuple[str, ...], games: int, seed: int,
+              options: dict[str, Any] | None, save_dir: str | None, workers: int) -> Iterator[GameOutcome]:
+    if workers <= 1 or games < 2:
+        for i in range(games):
+            yield play_one(game, seats, i, seed, options, save_dir)
+        return
+    chunk = max(1, min(50, games // (workers * 8) or 1))
+    jobs = [(game.id, seats, s, min(s + chunk, games), seed, options, save_dir)
+            for s in range(0, games, chunk)]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for part in pool.map(_play_chunk, jobs):  # map keeps the order of the games
+            yield from part
+
+
+def simulate(game: Game[Any, Any, Any] | str, seats: Sequence[str], games: int, seed: int,
+             options: Mapping[str, object] | None = None, progress: Progress | None = None,
+             save_dir: str | Path | None = None, workers: int = 1) -> SimResult:
+    """Play ``games`` bot-only games and collect per-seat statistics.
+
+    ``seats`` holds a bot name per seat (``make_bot``); a first place shared by k seats counts
+    1/k of a win for each. Raises TableroError for an unknown game or bot, a wrong number of
+    seats or a bad option (before any game is played).
+    """
+    if isinstance(game, str):
+        game = get_game(game)
+    seats = tuple(s.strip().lower() for s in seats)
+    if games < 1:
+        raise ValueError("games must be at least 1")
+    for name in seats:
+        make_bot(name, game.id)  # fail early with a clear message
+    resolved = game.resolve_options(len(seats), options)
+    # Pass the caller's options on (resolved values may not be picklable text).
+    opts = dict(options) if options else None
+    directory = None
+    if save_dir is not None:
+        Path(save_dir).mkdir(parents=True, exist_ok=True)
+        directory = str(save_dir)
+    n = len(seats)
+    wins = [0.0] * n
+    score_sum = [0.0] * n
+    actions = decisions = 0
+    for done, out in enumerate(_outcomes(game, seats, games, seed, opts, directory, max(1, workers)), 1):
+        for p in range(n):
+            wins[p] += out.win_shares[p]
+            score_sum[p] += out.scores[p]
+        actions += out.actions
+        decisions += out.decisions
+        if progress is not None:
+            progress(done, games)
+    stats = tuple(
+        SeatStats(seat=p, bot=seats[p], wins=wins[p], win_share=wins[p] / games,
+                  ci95=wilson_interval(wins[p], games), mean_score=score_sum[p] / games)
+        for p in range(n)
+    )
+    by_bot: dict[str, SeatStats] = {}
+    for name in dict.fromkeys(seats):
+        idx = [p for p in range(n) if seats[p] == name]
+        w = sum(wins[p] for p in idx)
+        k = games * len(idx)
+        by_bot[name] = SeatStats(seat=-1, bot=name, wins=w, win_share=w / k, ci95=wilson_interval(w, k),
+                                 mean_score=sum(score_sum[p] for p in idx) / k)
+    return SimResult(
+        game=game.id, games=games, players=n, seed=seed, options=_jsonable(resolved), seats=stats,
+        mean_actions=actions / games, mean_decisions=decisions / games, by_bot=by_bot,
+    )
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return str(value)

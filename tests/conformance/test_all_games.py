@@ -1,0 +1,44 @@
+"""The conformance suite over every registered game and the toy game, every player count, seeds.
+
+The default run keeps to a few seeds per (game, players); ``TABLERO_DEEP=1`` runs many more.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+
+from tablero.core.protocol import Game
+from tablero.registry import GAMES
+from tablero.testing import TOY_GAME, check_metadata, run_conformance
+
+DEEP = os.environ.get("TABLERO_DEEP") == "1"
+
+ALL_GAMES: dict[str, Game[Any, Any, Any]] = {**GAMES, TOY_GAME.id: TOY_GAME}
+
+SEEDS = range(200) if DEEP else range(4)
+TOY_SEEDS = range(500) if DEEP else range(20)
+
+
+def _cases() -> list[Any]:
+    out = []
+    for gid, game in sorted(ALL_GAMES.items()):
+        seeds = TOY_SEEDS if game is TOY_GAME else SEEDS
+        for n in range(game.min_players, game.max_players + 1):
+            for seed in seeds:
+                out.append(pytest.param(game, n, seed, id=f"{gid}-{n}p-seed{seed}"))
+    return out
+
+
+@pytest.mark.parametrize("game", [ALL_GAMES[k] for k in sorted(ALL_GAMES)], ids=sorted(ALL_GAMES))
+def test_metadata(game: Game[Any, Any, Any]) -> None:
+    check_metadata(game)
+
+
+@pytest.mark.parametrize(("game", "players", "seed"), _cases())
+def test_conformance(game: Game[Any, Any, Any], players: int, seed: int) -> None:
+    report = run_conformance(game, players, seed, leak_every=1)
+    assert report.result is not None
+    assert report.steps <= game.max_game_length(players)
