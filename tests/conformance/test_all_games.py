@@ -20,6 +20,10 @@ ALL_GAMES: dict[str, Game[Any, Any, Any]] = {**GAMES, TOY_GAME.id: TOY_GAME}
 
 SEEDS = range(200) if DEEP else range(4)
 TOY_SEEDS = range(500) if DEEP else range(20)
+VARIANTS: dict[str, list[dict[str, Any]]] = {"el-grande": [{}, {"short_game": True}]}
+"""Option sets cycled over the seeds of a game (seed i uses variant i mod len)."""
+LEAK_EVERY: dict[str, int] = {"el-grande": 3}
+"""Long games check the no-leak transitions at every k-th step (every step in the deep run)."""
 
 
 def _cases() -> list[Any]:
@@ -39,6 +43,9 @@ def test_metadata(game: Game[Any, Any, Any]) -> None:
 
 @pytest.mark.parametrize(("game", "players", "seed"), _cases())
 def test_conformance(game: Game[Any, Any, Any], players: int, seed: int) -> None:
-    report = run_conformance(game, players, seed, leak_every=1)
+    variants = VARIANTS.get(game.id, [{}])
+    leak_every = 1 if DEEP else LEAK_EVERY.get(game.id, 1)
+    report = run_conformance(game, players, seed, leak_every=leak_every,
+                             options=variants[seed % len(variants)])
     assert report.result is not None
     assert report.steps <= game.max_game_length(players)
