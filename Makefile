@@ -41,6 +41,7 @@ test-deep: install
 ## Random playout speed of every game, as JSON lines.
 bench: install
 	$(BIN)/tablero bench --game don-carlo --players 4 --seconds 5 --json
+	$(BIN)/tablero bench --game el-grande --players 4 --seconds 5 --json
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -6,10 +6,12 @@ from collections.abc import Callable
 
 from tablero.bots.base import Bot, RandomBot
 from tablero.bots.heuristics.doncarlo import GreedyDonCarlo
+from tablero.bots.heuristics.elgrande import GreedyElGrande
 from tablero.core.errors import TableroError
 
 GREEDY: dict[str, Callable[[], Bot]] = {
     "don-carlo": GreedyDonCarlo,
+    "el-grande": GreedyElGrande,
 }
 """The greedy bot of each game, by game id."""
 

@@ -22,6 +22,8 @@ SEEDS = range(200) if DEEP else range(4)
 TOY_SEEDS = range(500) if DEEP else range(20)
 VARIANTS: dict[str, list[dict[str, Any]]] = {"el-grande": [{}, {"short_game": True}]}
 """Option sets cycled over the seeds of a game (seed i uses variant i mod len)."""
+DEEP_SEEDS: dict[str, range] = {"el-grande": range(40)}
+"""Fewer deep seeds for long games (each El Grande seed checks every step of a whole game)."""
 LEAK_EVERY: dict[str, int] = {"el-grande": 3}
 """Long games check the no-leak transitions at every k-th step (every step in the deep run)."""
 
@@ -30,6 +32,8 @@ def _cases() -> list[Any]:
     out = []
     for gid, game in sorted(ALL_GAMES.items()):
         seeds = TOY_SEEDS if game is TOY_GAME else SEEDS
+        if DEEP and gid in DEEP_SEEDS:
+            seeds = DEEP_SEEDS[gid]
         for n in range(game.min_players, game.max_players + 1):
             for seed in seeds:
                 out.append(pytest.param(game, n, seed, id=f"{gid}-{n}p-seed{seed}"))

@@ -723,7 +723,7 @@ class ElGrande(Game[ElGrandeState, EGAction, Any]):
         if s.actors:
             return
         kind = s.pick_kind
-        seats = s.pick_seats
+        seats = sorted(s.pick_seats)  # effects in seat order (§8.5)
         picks = s.picks
         if kind == PICK_GENERAL:
             score_area(s, CASTILLO, ev)

@@ -65,7 +65,8 @@ def score_area(s: ElGrandeState, area: int, events: list[Event] | None, *, first
         s.score[p] += points[p]
     if events is not None:
         aid = Message(f"eg.area.{AREA_IDS[area]}")
-        shares = tuple(Message("eg.points", seat=p, points=points[p]) for p in range(n) if counts[p])
+        shares = tuple(Message("eg.points", seat=p, points=points[p], place=rk[p])
+                       for p in range(n) if counts[p])
         events.append(Event(Message("eg.score", area=aid, shares=shares)))
     if area != CASTILLO and leader >= 0:
         if area == s.king:

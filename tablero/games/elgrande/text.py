@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -31,7 +32,7 @@ CATALOGUE: Catalogue = {
         **_AREAS_EN, **_CARDS_EN,
         "eg.actor": "{seat}: {what}",
         "eg.court": "the court",
-        "eg.points": "{seat} {points}",
+        "eg.points": "{seat} {points} ({place}.)",
         "eg.score": "Scoring of {area}: {shares}",
         "eg.score.empty": "Scoring of {area}: nobody there",
         "eg.bonus.king": "{seat} gets the King's bonus +{points}",
@@ -108,7 +109,7 @@ CATALOGUE: Catalogue = {
         "eg.chance.reveal": "card {card} turned up",
         "eg.ui.round": "Round {round} ({played} of {rounds} played){scoring}",
         "eg.ui.next_scoring": " · scoring after round {round}",
-        "eg.ui.king": "King in {area}",
+        "eg.ui.king": "King in {area} · + marks the regions next to the King",
         "eg.ui.offer": "Cards on offer: {cards}",
         "eg.ui.none": "-",
         "eg.ui.player": "{seat}: {score} points · court {court} · province {province} · Grande in {area}",
@@ -125,7 +126,7 @@ CATALOGUE: Catalogue = {
         **_AREAS_DE, **_CARDS_DE,
         "eg.actor": "{seat}: {what}",
         "eg.court": "den Hof",
-        "eg.points": "{seat} {points}",
+        "eg.points": "{seat} {points} ({place}.)",
         "eg.score": "Wertung {area}: {shares}",
         "eg.score.empty": "Wertung {area}: niemand vertreten",
         "eg.bonus.king": "{seat} erhält den Königsbonus +{points}",
@@ -202,7 +203,7 @@ CATALOGUE: Catalogue = {
         "eg.chance.reveal": "Karte {card} aufgedeckt",
         "eg.ui.round": "Runde {round} ({played}. von {rounds}){scoring}",
         "eg.ui.next_scoring": " · Wertung nach Runde {round}",
-        "eg.ui.king": "König in {area}",
+        "eg.ui.king": "König in {area} · + markiert die Nachbarregionen des Königs",
         "eg.ui.offer": "Aktionskarten: {cards}",
         "eg.ui.none": "-",
         "eg.ui.player": "{seat}: {score} Punkte · Hof {court} · Provinz {province} · Grande in {area}",
@@ -267,6 +268,14 @@ def describe(s: ElGrandeState, player: Player, a: EGAction, viewer: Viewer) -> M
 
 
 
+_MARKUP = re.compile(r"\[/?[a-z ]*\]")
+
+
+def _pad(text: str, width: int) -> str:
+    """Pad rich-markup text to a visible width."""
+    return text + " " * max(0, width - len(_MARKUP.sub("", text)))
+
+
 def render(view: Any, tr: Callable[[Message], str]) -> str:
     """A text picture of the table: map with caballeros per colour, King, Grandes, tiles,
     the Castillo, the cards on offer, players' courts, provinces, power cards and scores."""
@@ -281,25 +290,27 @@ def render(view: Any, tr: Callable[[Message], str]) -> str:
     if view.king >= 0:
         lines.append(tr(Message("eg.ui.king", area=_area(view.king))))
     lines.append("")
+    near = set(NEIGHBOURS[view.king]) if view.king >= 0 else set()
     for r, reg in enumerate(REGIONS):
         vals = reg.values
-        tile = ""
+        tile = "  "
         for t, pos in enumerate(view.tiles):
             if pos == r:
                 vals = TILES[t]
                 tile = " ▣"
         tags = []
         if view.king == r:
-            tags.append("[bold]♚[/bold]")
+            tags.append("[bold]♚ King[/bold]")
         for p in range(n):
             if view.grande[p] == r:
-                tags.append(f"[bold {COLOURS[p]}]G{LETTERS[p]}[/bold {COLOURS[p]}]")
+                tags.append(f"[bold {COLOURS[p]}]G·{LETTERS[p]}[/bold {COLOURS[p]}]")
         cubes = "  ".join(
             f"[{COLOURS[p]}]{LETTERS[p]}{view.cab[p][r]}[/{COLOURS[p]}]" for p in range(n) if view.cab[p][r]
         )
-        nb = ",".join(AREA_IDS[x][:4] for x in NEIGHBOURS[r])
-        lines.append(f"  {tr(_area(r)):<18} {vals[0]}/{vals[1]}/{vals[2]}{tile} {' '.join(tags):<12} "
-                     f"{cubes or '·'}   [dim]({nb})[/dim]")
+        mark = "+" if r in near else " "
+        label = f"{mark} {tr(_area(r))}"
+        lines.append(f" {_pad(label, 20)} {vals[0]}/{vals[1]}/{vals[2]}{tile} {_pad(' '.join(tags), 16)} "
+                     f"{cubes or '·'}")
     counts = "  ".join(f"[{COLOURS[p]}]{LETTERS[p]}{view.cab[p][CASTILLO]}[/{COLOURS[p]}]"
                        for p in range(n) if view.cab[p][CASTILLO])
     if view.castillo_open or view.ranks is not None:
