@@ -50,6 +50,7 @@ from tablero.games.elgrande.data import (
     REGIONS,
     TILES,
 )
+from tablero.games.elgrande.scoring import ranks
 from tablero.games.elgrande.view import ElGrandeView
 
 REGION_IDX: Final = tuple(range(NUM_REGIONS))
@@ -77,22 +78,6 @@ class Weights:
     veto_loss_expiring: float = 1.0
     fourg_share: float = 0.5
     """Card 4G: share of its best scoring that is expected (others may pick the same region)."""
-
-
-def _ranks(counts: Sequence[int]) -> list[int]:
-    """Places per §10.2 (rank 0 = not placed)."""
-    out = [0] * len(counts)
-    r = 1
-    for c in sorted({c for c in counts if c > 0}, reverse=True):
-        group = [p for p, x in enumerate(counts) if x == c]
-        if len(group) == 1:
-            out[group[0]] = r
-            r += 1
-        else:
-            for p in group:
-                out[p] = r + 1
-            r += 2
-    return out
 
 
 class Board:
@@ -136,7 +121,7 @@ class Board:
         if not any(counts):
             return out
         vals = self.values(area)
-        rk = _ranks(counts)
+        rk = ranks(counts)
         leader = -1
         for p in range(n):
             r = rk[p]
