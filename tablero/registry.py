@@ -8,10 +8,12 @@ from tablero.core.errors import ErrorCode, TableroError
 from tablero.core.protocol import Game
 from tablero.games.doncarlo import GAME as DON_CARLO
 from tablero.games.elgrande import GAME as EL_GRANDE
+from tablero.games.mafia import GAME as MAFIA_LEGEND
 
 GAMES: dict[str, Game[Any, Any, Any]] = {
     DON_CARLO.id: DON_CARLO,
     EL_GRANDE.id: EL_GRANDE,
+    MAFIA_LEGEND.id: MAFIA_LEGEND,
 }
 
 

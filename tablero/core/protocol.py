@@ -88,9 +88,13 @@ class Result:
 
     scores: tuple[float, ...]
     ranks: tuple[int, ...]
+    declared_winners: tuple[int, ...] | None = None
+    """Set where the rules decide the winners otherwise than by rank (possibly nobody)."""
 
     @property
     def winners(self) -> tuple[int, ...]:
+        if self.declared_winners is not None:
+            return self.declared_winners
         return tuple(i for i, r in enumerate(self.ranks) if r == 1)
 
     def win_share(self, seat: int) -> float:

@@ -20,11 +20,14 @@ ALL_GAMES: dict[str, Game[Any, Any, Any]] = {**GAMES, TOY_GAME.id: TOY_GAME}
 
 SEEDS = range(200) if DEEP else range(4)
 TOY_SEEDS = range(500) if DEEP else range(20)
-VARIANTS: dict[str, list[dict[str, Any]]] = {"el-grande": [{}, {"short_game": True}]}
+VARIANTS: dict[str, list[dict[str, Any]]] = {
+    "el-grande": [{}, {"short_game": True}],
+    "mafia-legend": [{"variant": "beginner"}, {"variant": "advanced"}, {"variant": "advanced", "missions": True}],
+}
 """Option sets cycled over the seeds of a game (seed i uses variant i mod len)."""
-DEEP_SEEDS: dict[str, range] = {"el-grande": range(40)}
+DEEP_SEEDS: dict[str, range] = {"el-grande": range(40), "mafia-legend": range(30)}
 """Fewer deep seeds for long games (each El Grande seed checks every step of a whole game)."""
-LEAK_EVERY: dict[str, int] = {"el-grande": 3}
+LEAK_EVERY: dict[str, int] = {"el-grande": 3, "mafia-legend": 5}
 """Long games check the no-leak transitions at every k-th step (every step in the deep run)."""
 
 

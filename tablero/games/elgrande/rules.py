@@ -231,6 +231,7 @@ class ElGrande(Game[ElGrandeState, EGAction, Any]):
         s.actors = (CHANCE,)
         s.version = 0
         s.last = (CHANCE, "", "")
+        s.shown_picks = (-1,) * players
         return s
 
     def max_game_length(self, players: int) -> int:
@@ -727,6 +728,7 @@ class ElGrande(Game[ElGrandeState, EGAction, Any]):
         picks = s.picks
         if kind == PICK_GENERAL:
             score_area(s, CASTILLO, ev)
+        s.shown_picks = tuple(picks)
         if ev is not None:
             ev.append(Event(Message("eg.reveal_disks", picks=tuple(
                 Message("eg.disk", seat=q, area=_area(picks[q])) for q in seats))))

@@ -94,6 +94,7 @@ class ElGrandeState:
         "score",
         "sel",
         "short_game",
+        "shown_picks",
         "start_option",
         "taken_back",
         "ti",
@@ -152,6 +153,7 @@ class ElGrandeState:
     actors: tuple[int, ...]
     version: int
     last: tuple[int, str, str]  # the last applied action: actor, wire text, text others may see
+    shown_picks: tuple[int, ...]  # the disks of the last reveal (public), per seat, -1 = none
 
     def clone(self) -> ElGrandeState:
         s = ElGrandeState.__new__(ElGrandeState)
@@ -204,6 +206,7 @@ class ElGrandeState:
         s.actors = self.actors
         s.version = self.version
         s.last = self.last
+        s.shown_picks = self.shown_picks
         return s
 
     def __eq__(self, other: object) -> bool:

@@ -72,6 +72,7 @@ class ElGrandeView:
     pick_seats: tuple[int, ...]
     committed: tuple[bool, ...]  # per seat: has committed his disk (public)
     my_pick: int  # the viewer's own committed disk, -1 = none
+    shown_picks: tuple[int, ...]  # the disks of the last reveal, per seat (-1 = no disk)
     last: tuple[int, str]  # the last applied action (actor, text) as the viewer may see it
     ranks: tuple[int, ...] | None
 
@@ -169,6 +170,7 @@ def observe(s: ElGrandeState, viewer: int | None) -> ElGrandeView:
         pick_seats=tuple(s.pick_seats),
         committed=tuple(picking and s.picks[q] >= 0 for q in range(n)),
         my_pick=s.picks[viewer] if own and viewer is not None else -1,
+        shown_picks=s.shown_picks,
         last=(s.last[0], s.last[1] if viewer == s.last[0] else s.last[2]),
         ranks=ranks,
     )
@@ -274,6 +276,7 @@ def determinize(game: ElGrande, view: ElGrandeView, viewer: int, rng: Random) ->
                 options = game._pick_options(s, q)
                 s.picks[q] = options[rng.randrange(len(options))]
     s.version = 0
+    s.shown_picks = view.shown_picks
     word = view.last[1].split(" ")[0]
     s.last = (view.last[0], view.last[1], word if word in ("disk", "take_back") else view.last[1])
     return s

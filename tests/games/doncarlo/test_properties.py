@@ -198,8 +198,8 @@ def check_private_draw(s: DonCarloState) -> None:
         t = s.clone()
         events: list[Event] = []
         GAME.apply(t, CHANCE, DRAWS[v], events)
-        if t.phase == OVER or (t.turn == q and s.phase == REFILL):
-            return
+        if t.phase == OVER or (t.turn == q and t.phase != DEAL):
+            return  # q's own turn starts: whether he is blocked is public by rule (§5.3)
         outcomes.append((t, events))
     for p in (*range(s.n), None):
         if p == q:
