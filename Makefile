@@ -42,6 +42,7 @@ test-deep: install
 bench: install
 	$(BIN)/tablero bench --game don-carlo --players 4 --seconds 5 --json
 	$(BIN)/tablero bench --game el-grande --players 4 --seconds 5 --json
+	$(BIN)/tablero bench --game mafia-legend --players 4 --seconds 5 --json
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -46,11 +46,18 @@ _CARD_ID: Final = re.compile(r"(?i)[ADT]\d\d|G\d|EV\d\d|[PSWRB]\d|J\d\d|M\d\d")
 _CACHE: dict[tuple[str, tuple[str, ...]], MLAction] = {}
 
 
+_FAST: dict[tuple[str, tuple[str | int, ...]], MLAction] = {}
+
+
 def act(kind: str, *args: str | int) -> MLAction:
-    key = (kind, tuple(str(a) for a in args))
-    found = _CACHE.get(key)
+    """The interned action (int arguments are written as text)."""
+    found = _FAST.get((kind, args))
     if found is None:
-        found = _CACHE[key] = MLAction(key[0], key[1])
+        text_args = tuple(str(a) for a in args)
+        found = _CACHE.get((kind, text_args))
+        if found is None:
+            found = _CACHE[(kind, text_args)] = MLAction(kind, text_args)
+        _FAST[(kind, args)] = found
     return found
 
 

@@ -374,7 +374,7 @@ class Mafia(Game[MafiaState, MLAction, Any]):
             return ()
         from tablero.games.mafia.moves import legal
 
-        return legal(self, state, player)
+        return tuple(legal(self, state, player))
 
     def apply(self, state: MafiaState, player: Player, action: MLAction, events: list[Event] | None = None) -> None:
         s = state
