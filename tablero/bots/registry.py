@@ -7,11 +7,13 @@ from collections.abc import Callable
 from tablero.bots.base import Bot, RandomBot
 from tablero.bots.heuristics.doncarlo import GreedyDonCarlo
 from tablero.bots.heuristics.elgrande import GreedyElGrande
+from tablero.bots.heuristics.mafia import GreedyMafia
 from tablero.core.errors import TableroError
 
 GREEDY: dict[str, Callable[[], Bot]] = {
     "don-carlo": GreedyDonCarlo,
     "el-grande": GreedyElGrande,
+    "mafia-legend": GreedyMafia,
 }
 """The greedy bot of each game, by game id."""
 

@@ -32,8 +32,8 @@ def test_make_bot_names() -> None:
 def test_unknown_bot_lists_the_names() -> None:
     with pytest.raises(UnknownBotError, match=r"unknown bot 'clever'.*random, greedy"):
         make_bot("clever", "don-carlo")
-    with pytest.raises(UnknownBotError, match="no greedy bot for 'mafia-legend'"):
-        make_bot("greedy", "mafia-legend")
+    with pytest.raises(UnknownBotError, match="no greedy bot for 'some-other-game'"):
+        make_bot("greedy", "some-other-game")
 
 
 def test_random_bot_is_uniform_over_legal() -> None:

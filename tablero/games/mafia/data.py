@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from typing import Final
 
 RULES_VERSION: Final = "1"
-DATA_VERSION: Final = "1"
+DATA_VERSION: Final = "2"
+"""2: BEGINNER_GOAL 40 -> 50 after the balance runs (docs/games/mafia-legend.md, "Balance")."""
 
 # ---------------------------------------------------------------------------- constants (R)
 PLAYERS: Final = (3, 4)  # (S)
@@ -31,7 +32,9 @@ CHAR_CAP: Final = 3
 MAX_DICE: Final = 6
 DIE_SIDES: Final = 8  # W8 (S)
 GOAL: Final = 50  # (S)
-BEGINNER_GOAL: Final = 40
+BEGINNER_GOAL: Final = 50
+"""(R) §16 says 40; tuned to 50 (data version 2): with 40 a 3-player beginner game of greedy
+bots lasted 7.4 months, below the 8-12 months of §19; with 50 it lasts 8.4 (4 players: 9.5)."""
 STAR_LOSS: Final = 2  # per star, target
 STAR_GAIN: Final = 1  # per star, attacker
 ASHTRAY_MONEY: Final = 1  # (S)
