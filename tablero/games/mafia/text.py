@@ -82,8 +82,56 @@ _EN: dict[str, str] = {
     "ml.attack_down": "{seat} attacks {target_seat} with a face-down card",
     "ml.play_down": "{seat} plays {card} from the {source} into {field}",
     "ml.play_down.hidden": "{seat} plays a card from the {source} into {field}",
-    "ml.act": "{seat}: {text}",
-    "ml.opt": "{text}",
+    "ml.actor": "{seat}: {what}",
+    "ml.o.chance_draw": "draws {card}",
+    "ml.o.family": "lead the {family} family",
+    "ml.o.disc.none": "place no disc",
+    "ml.o.disc.ashtray_money": "disc on the ashtray: 1 money card",
+    "ml.o.disc.ashtray_actions": "disc on the ashtray: 3 action cards",
+    "ml.o.disc.protect": "disc in front of your plaque: protected this month",
+    "ml.o.to_hand": "take {card} from the screen into the hand",
+    "ml.o.to_hand.hidden": "takes a money card into the hand",
+    "ml.o.to_screen": "put {card} from the hand behind the screen",
+    "ml.o.to_screen.hidden": "puts a money card behind the screen",
+    "ml.o.defend": "defend with {card}",
+    "ml.o.attack_up": "attack {target_seat} face up with {card} ({timing})",
+    "ml.o.attack_down": "attack {target_seat} face down with {card}",
+    "ml.o.attack_down.hidden": "attacks {target_seat} with a face-down card",
+    "ml.o.timing.now": "resolve now",
+    "ml.o.timing.me": "resolve at month end",
+    "ml.o.src.hand": "hand",
+    "ml.o.src.screen": "screen",
+    "ml.o.play_field": "play {card} from the {source} into {field}",
+    "ml.o.play_field.hidden": "plays a card from the {source} into {field}",
+    "ml.o.end_plays": "end your card plays",
+    "ml.o.job_attempt": "attempt the job now",
+    "ml.o.job_skip": "do not attempt the job",
+    "ml.o.ability.geldwaesche": "use Geldwäsche: draw 3 money cards",
+    "ml.o.ability.spitzel": "use Spitzel: look at a column",
+    "ml.o.ability.grossoffensive": "use Großoffensive: play up to 4 cards",
+    "ml.o.spitzel_column": "look at the {column} column",
+    "ml.o.spitzel_take": "take {card} back from {field} to the {to}",
+    "ml.o.spitzel_take.hidden": "takes a card back from {field} to the {to}",
+    "ml.o.spitzel_done": "take nothing more back",
+    "ml.o.guardian.yes": "use Schutzengel: the attack fails",
+    "ml.o.guardian.no": "do not use Schutzengel",
+    "ml.o.no_defence": "do not defend",
+    "ml.o.raid": "raid the {field} field",
+    "ml.o.hit": "hit {card}",
+    "ml.o.hand_over": "hand over {card}",
+    "ml.o.job_roll": "roll the dice",
+    "ml.o.job_abandon": "abandon the job",
+    "ml.o.reroll": "reroll die/dice {dice}",
+    "ml.o.no_reroll": "keep the roll",
+    "ml.o.family_ties.yes": "use Familienbande in this column",
+    "ml.o.family_ties.no": "do not use Familienbande",
+    "ml.o.choose_event": "keep event {card}",
+    "ml.o.a_draw.yes": "draw 2 action cards",
+    "ml.o.a_draw.no": "draw nothing",
+    "ml.o.discard": "discard {card}",
+    "ml.o.set_aside": "discard {card}",
+    "ml.o.set_aside.hidden": "sets a card aside to discard",
+    "ml.o.politik": "move your plaque to position {position}",
     "ml.ui.header": "Mafia Legend · month {month} · phase {phase} · goal {goal} VP",
     "ml.ui.row": "Character row: {cards}",
     "ml.ui.job": "Open job: {job}",
@@ -98,6 +146,56 @@ _EN: dict[str, str] = {
 
 _DE: dict[str, str] = {
     **_EN,
+    "ml.actor": "{seat}: {what}",
+    "ml.o.chance_draw": "zieht {card}",
+    "ml.o.family": "die Familie {family} führen",
+    "ml.o.disc.none": "keine Scheibe setzen",
+    "ml.o.disc.ashtray_money": "Scheibe auf den Aschenbecher: 1 Geldkarte",
+    "ml.o.disc.ashtray_actions": "Scheibe auf den Aschenbecher: 3 Aktionskarten",
+    "ml.o.disc.protect": "Scheibe vor das eigene Täfelchen: diesen Monat geschützt",
+    "ml.o.to_hand": "{card} vom Schirm auf die Hand nehmen",
+    "ml.o.to_hand.hidden": "nimmt eine Geldkarte auf die Hand",
+    "ml.o.to_screen": "{card} von der Hand hinter den Schirm legen",
+    "ml.o.to_screen.hidden": "legt eine Geldkarte hinter den Schirm",
+    "ml.o.defend": "mit {card} abwehren",
+    "ml.o.attack_up": "{target_seat} offen mit {card} angreifen ({timing})",
+    "ml.o.attack_down": "{target_seat} verdeckt mit {card} angreifen",
+    "ml.o.attack_down.hidden": "greift {target_seat} mit einer verdeckten Karte an",
+    "ml.o.timing.now": "sofort auswerten",
+    "ml.o.timing.me": "am Monatsende auswerten",
+    "ml.o.src.hand": "Hand",
+    "ml.o.src.screen": "Schirm",
+    "ml.o.play_field": "{card} von {source} nach {field} spielen",
+    "ml.o.play_field.hidden": "spielt eine Karte von {source} nach {field}",
+    "ml.o.end_plays": "Ausspielen beenden",
+    "ml.o.job_attempt": "den Job jetzt versuchen",
+    "ml.o.job_skip": "den Job nicht versuchen",
+    "ml.o.ability.geldwaesche": "Geldwäsche: 3 Geldkarten ziehen",
+    "ml.o.ability.spitzel": "Spitzel: eine Spalte ansehen",
+    "ml.o.ability.grossoffensive": "Großoffensive: bis zu 4 Karten spielen",
+    "ml.o.spitzel_column": "die Spalte {column} ansehen",
+    "ml.o.spitzel_take": "{card} aus {field} zurück auf {to} nehmen",
+    "ml.o.spitzel_take.hidden": "nimmt eine Karte aus {field} zurück auf {to}",
+    "ml.o.spitzel_done": "nichts mehr zurücknehmen",
+    "ml.o.guardian.yes": "Schutzengel: der Angriff scheitert",
+    "ml.o.guardian.no": "Schutzengel nicht einsetzen",
+    "ml.o.no_defence": "nicht abwehren",
+    "ml.o.raid": "das Feld {field} ausheben",
+    "ml.o.hit": "{card} ausschalten",
+    "ml.o.hand_over": "{card} abgeben",
+    "ml.o.job_roll": "würfeln",
+    "ml.o.job_abandon": "den Job aufgeben",
+    "ml.o.reroll": "Würfel {dice} neu würfeln",
+    "ml.o.no_reroll": "den Wurf behalten",
+    "ml.o.family_ties.yes": "Familienbande in dieser Spalte einsetzen",
+    "ml.o.family_ties.no": "Familienbande nicht einsetzen",
+    "ml.o.choose_event": "Ereignis {card} behalten",
+    "ml.o.a_draw.yes": "2 Aktionskarten ziehen",
+    "ml.o.a_draw.no": "nichts ziehen",
+    "ml.o.discard": "{card} abwerfen",
+    "ml.o.set_aside": "{card} abwerfen",
+    "ml.o.set_aside.hidden": "legt eine Karte zum Abwerfen beiseite",
+    "ml.o.politik": "das eigene Täfelchen auf Platz {position} stellen",
     "ml.start": "{seat} ist Startspieler",
     "ml.draw": "{seat} zieht {card}",
     "ml.draw.hidden": "{seat} zieht eine Karte vom Stapel {deck}",
@@ -146,20 +244,73 @@ def card_name(c: str) -> str:
     return c
 
 
+def _field(name: str) -> str:
+    return "job" if name == "job" else name.upper()
+
+
+def option_message(a: MLAction, player: int, public: bool) -> Message:
+    """A decision as words: the full option for its actor, the public part for everyone else."""
+    k, args = a.kind, a.args
+    if k == "family":
+        return Message("ml.o.family", family=data.FAMILY_NAMES.get(args[0], args[0]))
+    if k == "disc":
+        return Message(f"ml.o.disc.{args[0]}")
+    if k in ("to_hand", "to_screen"):
+        return Message(f"ml.o.{k}.hidden") if public else Message(f"ml.o.{k}", card=card_name(args[0]))
+    if k == "play":
+        c, src, where = args[0], args[1], args[2]
+        if where.startswith("atk:"):
+            q = int(where[4:])
+            if q == player:
+                return Message("ml.o.defend", card=card_name(c))
+            if len(args) > 3:
+                return Message("ml.o.attack_up", card=card_name(c), target_seat=q,
+                               timing=Message(f"ml.o.timing.{args[4]}"))
+            if public:
+                return Message("ml.o.attack_down.hidden", target_seat=q)
+            return Message("ml.o.attack_down", card=card_name(c), target_seat=q)
+        source = Message(f"ml.o.src.{src}")
+        if public:
+            return Message("ml.o.play_field.hidden", source=source, field=_field(where))
+        return Message("ml.o.play_field", card=card_name(c), source=source, field=_field(where))
+    if k in ("ability",):
+        return Message(f"ml.o.ability.{args[0]}")
+    if k in ("guardian", "family_ties", "a_draw"):
+        return Message(f"ml.o.{k}.{args[0]}")
+    if k == "spitzel_column":
+        return Message("ml.o.spitzel_column", column=_field(args[0]) if args[0] != "atk" else "attack")
+    if k == "spitzel_take":
+        if public:
+            return Message("ml.o.spitzel_take.hidden", field=args[0], to=Message(f"ml.o.src.{args[2]}"))
+        return Message("ml.o.spitzel_take", card=card_name(args[1]), field=args[0],
+                       to=Message(f"ml.o.src.{args[2]}"))
+    if k in ("defend", "hit", "hand_over", "choose_event", "discard"):
+        return Message(f"ml.o.{k}", card=card_name(args[0]))
+    if k == "set_aside":
+        return Message("ml.o.set_aside.hidden") if public else Message("ml.o.set_aside", card=card_name(args[0]))
+    if k == "raid":
+        return Message("ml.o.raid", field=_field(args[0]))
+    if k == "reroll":
+        return Message("ml.o.reroll", dice=tuple(int(i) + 1 for i in args[0].split(",")))
+    if k == "politik":
+        return Message("ml.o.politik", position=int(args[0]))
+    return Message(f"ml.o.{k}")
+
+
 def describe(s: MafiaState, player: Player, a: MLAction, viewer: Viewer) -> Message:
+    """``player`` doing ``a`` as ``viewer`` may see it (hidden cards stay hidden)."""
     if player == CHANCE:
         if a.kind == "draw" and s.pend and s.pend[0] == "chance_draw":
             seat = s.pend[2]
             if seat >= 0 and viewer != seat:
                 return Message("ml.draw.hidden", seat=seat, deck=s.pend[1])
-        return Message("ml.opt", text=a.to_text())
+            return Message("ml.o.chance_draw", card=card_name(a.args[0]))
+        if a.kind == "roll":
+            return Message("ml.roll", value=int(a.args[0]))
+        return Message("ml.start", seat=int(a.args[0]))
     if viewer == player:
-        text = " ".join(card_name(x) if (x in ACTIONS or x in MONEY or x in CHARS or x in data.EVENTS)
-                        else x for x in (a.kind, *a.args))
-        return Message("ml.opt", text=text)
-    from tablero.games.mafia.rules import GAME
-
-    return Message("ml.act", seat=player, text=GAME._public_text(s, player, a))
+        return option_message(a, player, public=False)
+    return Message("ml.actor", seat=player, what=option_message(a, player, public=True))
 
 
 def render(view: Any, tr: Callable[[Message], str]) -> str:
