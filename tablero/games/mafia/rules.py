@@ -9,6 +9,7 @@ the middle of a month end exactly as §12 and MA-29 require.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from random import Random
 from typing import Any, Final
@@ -114,6 +115,13 @@ def _ev(ev: Events, mid: str, visible: Iterable[int] | None = None, redacted: Me
         **params: Any) -> None:
     if ev is not None:
         ev.append(Event(Message(mid, **params), None if visible is None else frozenset(visible), redacted))
+
+
+_LEGAL_CACHE: list[Any] = [None, None, ()]
+"""The last legal-action list: a weak reference to its state, the key (state version, seat, open
+decision), the list. ``apply``
+validates against the list the caller just asked for without computing it twice. Code that
+edits a state's fields by hand (scenario builders) must raise ``state.version`` afterwards."""
 
 
 class Mafia(Game[MafiaState, MLAction, Any]):
@@ -372,9 +380,15 @@ class Mafia(Game[MafiaState, MLAction, Any]):
     def legal_actions(self, state: MafiaState, player: Player) -> Sequence[MLAction]:
         if player == CHANCE or player not in state.actors:
             return ()
+        key = (state.version, player, state.pend)
+        ref, cached_key, cached = _LEGAL_CACHE
+        if cached_key == key and ref is not None and ref() is state:
+            return cached  # type: ignore[no-any-return]
         from tablero.games.mafia.moves import legal
 
-        return tuple(legal(self, state, player))
+        found = tuple(legal(self, state, player))
+        _LEGAL_CACHE[:] = [weakref.ref(state), key, found]
+        return found
 
     def apply(self, state: MafiaState, player: Player, action: MLAction, events: list[Event] | None = None) -> None:
         s = state
@@ -1015,7 +1029,7 @@ class Mafia(Game[MafiaState, MLAction, Any]):
         return False
 
     def _end_check(self, s: MafiaState, ev: Events) -> None:
-        if s.over:
+        if s.over or max(s.vp) < s.goal:
             return
         qualified = [q for q in range(s.n) if s.vp[q] >= s.goal and self.mission_ok(s, q)]
         if qualified:

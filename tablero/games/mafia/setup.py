@@ -215,6 +215,7 @@ def scenario(
     GAME._update_powers(s, None)
     s.tasks.append(("turn",))
     GAME._run(s, None)
+    s.version += 1  # the fields were edited by hand (see rules._LEGAL_CACHE)
     return s
 
 
@@ -227,6 +228,7 @@ def at_month_end(s: MafiaState) -> MafiaState:
     GAME._push(s, ("me1", 0), ("me2", 0), ("me3", 0), ("me4", 0), ("me5",), ("me6",), ("me7",),
                ("me8",), ("me9",), ("me10",), ("me11",), ("me12",))
     GAME._run(s, None)
+    s.version += 1
     return s
 
 

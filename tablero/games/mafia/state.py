@@ -20,6 +20,7 @@ def _copy_fields(rows: list[list[list[Slot]]]) -> list[list[list[Slot]]]:
 
 class MafiaState:
     __slots__ = (
+        "__weakref__",
         "ability_used",
         "acquired",
         "actors",
@@ -204,7 +205,7 @@ class MafiaState:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, MafiaState):
             return NotImplemented
-        return all(getattr(self, k) == getattr(other, k) for k in self.__slots__)
+        return all(getattr(self, k) == getattr(other, k) for k in self.__slots__ if k != "__weakref__")
 
     __hash__ = None  # type: ignore[assignment]
 
