@@ -121,6 +121,25 @@ def parse_bool(text: str) -> bool:
     raise ValueError(f"expected true or false, got {text!r}")
 
 
+def parse_start_seat(text: str) -> object:
+    """Command-line text of a ``start_seat`` option: a seat number or ``random``."""
+    t = text.strip().lower()
+    if t == "random":
+        return t
+    if t.isdigit():
+        return int(t)
+    raise ValueError("expected a seat number or 'random'")
+
+
+def check_start_seat(value: object, players: int) -> object:
+    """A ``start_seat`` value: ``random`` or a seat of the table."""
+    if value == "random":
+        return value
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players:
+        return value
+    raise ValueError(f"start_seat must be 'random' or a seat 0-{players - 1}")
+
+
 class Game(ABC, Generic[S, A, V]):
     """Rules of one game. Stateless: all game data lives in the state."""
 

@@ -12,7 +12,7 @@ from typing import Any, Final
 from tablero.core.errors import ErrorCode, IllegalActionError
 from tablero.core.events import Event
 from tablero.core.messages import Catalogue, Message
-from tablero.core.protocol import CHANCE, Game, OptionSpec, Player, Result, Viewer
+from tablero.core.protocol import CHANCE, Game, OptionSpec, Player, Result, Viewer, check_start_seat, parse_start_seat
 from tablero.games.doncarlo import data
 from tablero.games.doncarlo.actions import DRAWS, PLAYS, STARTS, DonCarloAction, Draw, Play, StartSeat, parse
 from tablero.games.doncarlo.data import CODES, COUNTRIES, FAMILY_COUNTS, HAND_SIZE
@@ -59,21 +59,8 @@ def legal_codes(players: int, hand: Sequence[int], key: int, used: bytearray) ->
 
 
 # ---------------------------------------------------------------------------- options
-def _parse_start(text: str) -> object:
-    t = text.strip().lower()
-    if t == "random":
-        return "random"
-    if t.isdigit():
-        return int(t)
-    raise ValueError("expected a seat number or 'random'")
 
 
-def _check_start(value: object, players: int) -> object:
-    if value == "random":
-        return value
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players:
-        return value
-    raise ValueError(f"start_seat must be 'random' or a seat 0-{players - 1}")
 
 
 def _parse_points(text: str) -> object:
@@ -111,7 +98,7 @@ def _check_tie(value: object, players: int) -> object:
 
 
 OPTIONS: Final = (
-    OptionSpec(name="start_seat", default="random", parse=_parse_start, check=_check_start,
+    OptionSpec(name="start_seat", default="random", parse=parse_start_seat, check=check_start_seat,
                help="first player: a seat number or 'random' (decision, §4)"),
     OptionSpec(name="country_points", default={c.id: c.default_points for c in COUNTRIES},
                parse=_parse_points, check=_check_points,

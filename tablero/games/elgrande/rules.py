@@ -14,7 +14,17 @@ from typing import Any, Final
 from tablero.core.errors import ErrorCode, IllegalActionError
 from tablero.core.events import Event
 from tablero.core.messages import Catalogue, Message
-from tablero.core.protocol import CHANCE, Game, OptionSpec, Player, Result, Viewer, parse_bool
+from tablero.core.protocol import (
+    CHANCE,
+    Game,
+    OptionSpec,
+    Player,
+    Result,
+    Viewer,
+    check_start_seat,
+    parse_bool,
+    parse_start_seat,
+)
 from tablero.games.elgrande import data
 from tablero.games.elgrande.actions import EGAction, Kind, act, parse
 from tablero.games.elgrande.data import (
@@ -78,21 +88,8 @@ def _card(c: int) -> Message:
     return Message(f"eg.card.{CARD_IDS[c]}")
 
 
-def _check_start(value: object, players: int) -> object:
-    if value == "random":
-        return value
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players:
-        return value
-    raise ValueError(f"start_seat must be 'random' or a seat 0-{players - 1}")
 
 
-def _parse_start(text: str) -> object:
-    t = text.strip().lower()
-    if t == "random":
-        return t
-    if t.isdigit():
-        return int(t)
-    raise ValueError("expected a seat number or 'random'")
 
 
 def _check_bool(value: object, players: int) -> object:
@@ -104,7 +101,7 @@ def _check_bool(value: object, players: int) -> object:
 OPTIONS: Final = (
     OptionSpec(name="short_game", default=False, parse=parse_bool, check=_check_bool,
                help="the official 6-round game: rounds 1, 4 and 7 are skipped (§12)"),
-    OptionSpec(name="start_seat", default="random", parse=_parse_start, check=_check_start,
+    OptionSpec(name="start_seat", default="random", parse=parse_start_seat, check=check_start_seat,
                help="seat that plays the first power card: a seat number or 'random' (§4)"),
     OptionSpec(name="castillo_open", default=False, parse=parse_bool, check=_check_bool,
                help="show the running Castillo counts (they are public either way, §13)"),

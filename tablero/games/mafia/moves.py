@@ -3,38 +3,20 @@
 from __future__ import annotations
 
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tablero.core.events import Event
 from tablero.core.messages import Message
 from tablero.games.mafia import data
 from tablero.games.mafia.actions import MLAction, act
 from tablero.games.mafia.data import ACTIONS, MONEY
+from tablero.games.mafia.rules import ALL, FIELD_NAMES, _add, _ev, _take
 from tablero.games.mafia.state import MafiaState
 
 if TYPE_CHECKING:
     from tablero.games.mafia.rules import Mafia
 
-FIELDS = ("job", "k1", "k2", "k3", "k4")
-ALL = 0b1111
-
-
-def _add(d: dict[str, int], k: str, n: int = 1) -> None:
-    d[k] = d.get(k, 0) + n
-
-
-def _take(d: dict[str, int], k: str, n: int = 1) -> None:
-    left = d[k] - n
-    if left:
-        d[k] = left
-    else:
-        del d[k]
-
-
-def _ev(ev: list[Event] | None, mid: str, visible: tuple[int, ...] | None = None,
-        redacted: Message | None = None, **params: Any) -> None:
-    if ev is not None:
-        ev.append(Event(Message(mid, **params), None if visible is None else frozenset(visible), redacted))
+FIELDS = FIELD_NAMES
 
 
 # ---------------------------------------------------------------------------- legality

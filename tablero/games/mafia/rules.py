@@ -17,7 +17,17 @@ from typing import Any, Final
 from tablero.core.errors import ErrorCode, IllegalActionError
 from tablero.core.events import Event
 from tablero.core.messages import Catalogue, Message
-from tablero.core.protocol import CHANCE, Game, OptionSpec, Player, Result, Viewer, parse_bool
+from tablero.core.protocol import (
+    CHANCE,
+    Game,
+    OptionSpec,
+    Player,
+    Result,
+    Viewer,
+    check_start_seat,
+    parse_bool,
+    parse_start_seat,
+)
 from tablero.games.mafia import data
 from tablero.games.mafia.actions import MLAction, act, parse
 from tablero.games.mafia.data import ACTIONS, CHARS, JOBS_BY_ID, MONEY, POWERS
@@ -47,15 +57,8 @@ def _check_families(value: object, players: int) -> object:
     raise ValueError("expected 'choose' or a comma-separated list of families")
 
 
-def _check_start(value: object, players: int) -> object:
-    if value == "random" or (isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players):
-        return value
-    raise ValueError(f"start_seat must be 'random' or a seat 0-{players - 1}")
 
 
-def _parse_start(text: str) -> object:
-    t = text.strip().lower()
-    return int(t) if t.isdigit() else t
 
 
 def _check_choice(choices: tuple[str, ...]) -> Callable[[object, int], object]:
@@ -77,7 +80,7 @@ OPTIONS: Final = (
                check=_check_choice(("advanced", "beginner")), help="advanced (every rule) or beginner (§16)"),
     OptionSpec(name="missions", default=False, parse=parse_bool, check=_check_bool,
                help="Godfather missions (advanced game only)"),
-    OptionSpec(name="start_seat", default="random", parse=_parse_start, check=_check_start,
+    OptionSpec(name="start_seat", default="random", parse=parse_start_seat, check=check_start_seat,
                help="first start player: a seat or 'random'"),
     OptionSpec(name="families", default="choose", parse=_parse_families, check=_check_families,
                help="'choose' or one family per seat, e.g. moretti,rinaldi,orsini"),
