@@ -314,6 +314,7 @@ def describe(s: MafiaState, player: Player, a: MLAction, viewer: Viewer) -> Mess
 
 
 def render(view: Any, tr: Callable[[Message], str]) -> str:
+    name = getattr(tr, "seat", lambda i: f"Seat {i + 1}")
     lines = [f"[bold]{tr(Message('ml.ui.header', month=view.month, phase=view.phase, goal=view.goal))}[/bold]"]
     lines.append(tr(Message("ml.ui.row", cards=", ".join(
         f"K{i + 1} {card_name(c)}" if c else f"K{i + 1} -" for i, c in enumerate(view.row)))))
@@ -324,7 +325,7 @@ def render(view: Any, tr: Callable[[Message], str]) -> str:
     lines.append(tr(Message("ml.ui.events", events=", ".join(view.this_events) or "-",
                             next=", ".join(view.next_events) or "-")))
     lines.append(tr(Message("ml.ui.powers", powers=", ".join(
-        f"{p.name}: {'-' if h < 0 else getattr(tr, 'seat', str)(h)}" for p, h in zip(data.POWERS, view.powers,
+        f"{p.name}: {'-' if h < 0 else name(h)}" for p, h in zip(data.POWERS, view.powers,
                                                                                    strict=True)))))
     lines.append("")
     for q in view.order:
@@ -336,13 +337,13 @@ def render(view: Any, tr: Callable[[Message], str]) -> str:
                                              discs=view.discs[q], extra=extra)))
         x = view.atk[q]
         atk = "-" if x is None else ("disc" if x[0] == "DISC" else
-                                      f"{'▲' if x[2] else '▼'}{card_name(x[0])} by {x[1] + 1}"
-                                      + (f" + {x[4]}" if x[4] else ""))
+                                      f"{'▲' if x[2] else '▼'}{card_name(x[0])} ← {name(x[1])}"
+                                      + (f" + {card_name(x[4])}" if x[4] else ""))
         cells = [f"atk: {atk}"]
-        for f, name in enumerate(("job", "K1", "K2", "K3", "K4")):
+        for f, label in enumerate(("job", "K1", "K2", "K3", "K4")):
             cards = view.grid[q][f]
             if cards:
-                cells.append(f"{name}: " + " ".join(card_name(c) if c != "?" else f"?{src}"
+                cells.append(f"{label}: " + " ".join(card_name(c) if c != "?" else f"?{src}"
                                                     for c, src, _ign, _pub in cards))
         lines.append("     " + " · ".join(cells))
         if view.chars[q]:
