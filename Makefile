@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 PYTHON ?= python3
 JOBS ?= 2
 
-.PHONY: install play test test-deep lint typecheck pytest bench clean
+.PHONY: install play serve services test test-deep lint typecheck pytest bench bench-server clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -18,12 +18,22 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+## System packages and servers for the tests (Chromium, PostgreSQL 15); idempotent.
+PG_URL ?= postgresql+psycopg://tablero:tablero@127.0.0.1:5432/tablero_test
+services:
+	bash scripts/services.sh install
+	bash scripts/services.sh start
+
+## The main job in the browser: http://127.0.0.1:8000 on an embedded SQLite database.
+serve: install
+	$(BIN)/tablero serve --host 127.0.0.1 --port 8000
+
 ## The main job: a game of Don Carlo in the terminal, you against two bots.
 play: install
 	$(BIN)/tablero play don-carlo --seats you,greedy,greedy
 
 ## The test suite (lint, types, tests); stays under 15 minutes on 2 cores.
-test: install lint typecheck pytest
+test: install services lint typecheck pytest
 
 lint: install
 	$(BIN)/ruff check tablero tests
@@ -32,17 +42,23 @@ typecheck: install
 	$(BIN)/mypy tablero
 
 pytest: install
-	HYPOTHESIS_PROFILE=ci $(BIN)/pytest -q -n $(JOBS) tests
+	TABLERO_TEST_PG_URL=$(PG_URL) HYPOTHESIS_PROFILE=ci $(BIN)/pytest -q -n $(JOBS) tests
 
 ## Thousands of random games per game and player count.
-test-deep: install
-	TABLERO_DEEP=1 HYPOTHESIS_PROFILE=deep $(BIN)/pytest -q -n $(JOBS) tests
+test-deep: install services
+	TABLERO_TEST_PG_URL=$(PG_URL) TABLERO_DEEP=1 HYPOTHESIS_PROFILE=deep $(BIN)/pytest -q -n $(JOBS) tests
 
 ## Random playout speed of every game, as JSON lines.
 bench: install
 	$(BIN)/tablero bench --game don-carlo --players 4 --seconds 5 --json
 	$(BIN)/tablero bench --game el-grande --players 4 --seconds 5 --json
 	$(BIN)/tablero bench --game mafia-legend --players 4 --seconds 5 --json
+
+## Many concurrent games through the real WebSocket API (SQLite, then PostgreSQL), as JSON.
+bench-server: install services
+	$(BIN)/python -m tablero.server.bench --games 200 --players 4 --think 1.0 --seconds 30
+	$(BIN)/python -m tablero.server.bench --games 200 --players 4 --think 1.0 --seconds 30 \
+		--database postgresql+psycopg://tablero:tablero@127.0.0.1:5432/tablero_bench
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

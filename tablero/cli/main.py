@@ -300,6 +300,24 @@ def bench(
     Console(highlight=False).print(table)
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    database: Annotated[str | None, typer.Option(
+        "--database", help="SQLAlchemy URL; default $TABLERO_DATABASE_URL or sqlite:///tablero.db.")] = None,
+    bot_delay: Annotated[float | None, typer.Option(help="Seconds a bot waits before each move.")] = None,
+) -> None:
+    """Serve the lobby and the tables in the browser (http://HOST:PORT)."""
+    import uvicorn
+
+    from tablero.server.app import create_app
+
+    web = create_app(database, bot_delay=bot_delay)
+    typer.echo(f"tablero: http://{host}:{port}")
+    uvicorn.run(web, host=host, port=port, ws_max_size=65_536, log_level="warning")
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

@@ -10,10 +10,15 @@ class ErrorCode(StrEnum):
     NOT_YOUR_TURN = "action/not_your_turn"
     PARSE = "action/parse"
     STALE = "action/stale_version"
+    UNDO = "action/no_undo"
     OPTION = "game/bad_option"
     PLAYERS = "game/bad_player_count"
     RECORD = "record/invalid"
     UNKNOWN_GAME = "game/unknown"
+    NOT_OVER = "game/not_over"
+    TOKEN = "auth/token"
+    MALFORMED = "request/malformed"
+    TOO_LARGE = "request/too_large"
 
 
 class TableroError(ValueError):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from random import Random
-from typing import Any, Generic, Protocol
+from typing import Any, Final, Generic, Protocol
 
 from tablero.core.errors import ErrorCode, IllegalActionError, RecordError, TableroError
 from tablero.core.events import Event, visible_log
@@ -25,8 +25,17 @@ class Chooser(Protocol):
     def choose(self, view: Any, legal: Sequence[Any], rng: Random) -> Any: ...
 
 
+UNDO: Final[str] = "undo"
+"""Record text of a take-back: ``[seat, "undo"]`` undoes that seat's last decision."""
+
+
 class Match(Generic[S, A, V]):
-    """One game in progress: state, chance RNG, record, log."""
+    """One game in progress: state, chance RNG, record, log.
+
+    With ``undo=True`` a seat may take back its own decisions (:meth:`undo`) while no other
+    seat has acted, no chance outcome was drawn and no private information was shown since.
+    A take-back is itself a record entry, ``[seat, "undo"]``, and a public log line.
+    """
 
     def __init__(
         self,
@@ -35,8 +44,12 @@ class Match(Generic[S, A, V]):
         *,
         options: Mapping[str, object] | None = None,
         seed: int | None = None,
+        undo: bool = False,
     ) -> None:
         self.game = game
+        self.undoable = undo
+        self._checkpoints: list[tuple[int, S, int]] = []
+        self._checkpoint_seat: Player | None = None
         self.seed = seed if seed is not None else Random().getrandbits(63)
         self.rng = Random(derive_seed(self.seed, "chance"))
         self.options = game.resolve_options(len(players), options)
@@ -54,11 +67,14 @@ class Match(Generic[S, A, V]):
         self.advance()
 
     @classmethod
-    def from_record(cls, game: Game[S, A, V], record: GameRecord) -> Match[S, A, V]:
+    def from_record(cls, game: Game[S, A, V], record: GameRecord, *, undo: bool = False) -> Match[S, A, V]:
         """Rebuild a match (state, log) from a record, with no RNG; play can go on."""
         check_versions(game, record)
         m = cls.__new__(cls)
         m.game = game
+        m.undoable = undo or any(t == UNDO for _, t in record.entries)
+        m._checkpoints = []
+        m._checkpoint_seat = None
         m.seed = record.seed if record.seed is not None else 0
         m.rng = Random(derive_seed(m.seed, "chance", len(record.entries)))
         m.options = game.resolve_options(len(record.players), record.options)
@@ -74,6 +90,9 @@ class Match(Generic[S, A, V]):
         m.events = []
         for i, (actor, text) in enumerate(record.entries):
             try:
+                if text == UNDO and actor != CHANCE:
+                    m.undo(actor)
+                    continue
                 m._apply(actor, game.parse_action(m.state, actor, text))
             except TableroError as exc:
                 raise RecordError(f"entry {i} [{actor}, {text!r}] does not replay: {exc}") from exc
@@ -87,7 +106,10 @@ class Match(Generic[S, A, V]):
 
     def _apply(self, actor: Player, action: A) -> None:
         evs: list[Event] = []
+        before = self.state.clone() if self.undoable and actor != CHANCE else None
         self.game.apply(self.state, actor, action, evs)
+        if self.undoable:
+            self._note_checkpoint(actor, before, evs)
         index = len(self.record.entries)
         self.record.entries.append((actor, action.to_text()))
         self.events.extend((index, e) for e in evs)
@@ -145,6 +167,61 @@ class Match(Generic[S, A, V]):
             view = self.game.observe(self.state, p)
             legal = self.game.legal_actions(self.state, p)
             self.act(p, bots[p].choose(view, legal, bot_rngs[p]))
+
+    # ------------------------------------------------------------------ undo
+    def _note_checkpoint(self, actor: Player, before: S | None, evs: list[Event]) -> None:
+        if actor == CHANCE or before is None or any(e.visible_to is not None for e in evs):
+            # A draw, another seat's action or something shown to one seat ends take-backs.
+            self._checkpoints.clear()
+            self._checkpoint_seat = None
+            return
+        if actor != self._checkpoint_seat:
+            self._checkpoints.clear()
+            self._checkpoint_seat = actor
+        self._checkpoints.append((len(self.record.entries), before, len(self.events)))
+
+    def _undo_target(self, seat: Player) -> int | None:
+        """Index into the checkpoints of ``seat``'s last decision that was put to it."""
+        if self._checkpoint_seat != seat or self.is_over():
+            return None
+        for k in range(len(self._checkpoints) - 1, -1, -1):
+            state = self._checkpoints[k][1]
+            if len(self.game.legal_actions(state, seat)) > 1 or self.game.always_asked(state, seat):
+                return k
+        return None
+
+    def can_undo(self, seat: Player) -> bool:
+        """True if ``seat`` may take back its last decision now."""
+        return self.undoable and self._undo_target(seat) is not None
+
+    def undo(self, seat: Player) -> None:
+        """Take back ``seat``'s last decision (and the forced steps of its own that followed).
+
+        Refused (raising, changing nothing) after another seat's action, a chance outcome, an
+        event shown to one seat only, or the end of the game.
+        """
+        k = self._undo_target(seat) if self.undoable else None
+        if k is None:
+            raise IllegalActionError(f"seat {seat} has nothing to take back now", code=ErrorCode.UNDO)
+        index, before, _ = self._checkpoints[k]
+        del self._checkpoints[k:]
+        self.state = before.clone()
+        self.record.entries.append((seat, UNDO))
+        self.record.result = None
+        self.events.append((len(self.record.entries) - 1, self._undo_event(seat, index)))
+        self.advance()
+
+    def _undo_event(self, seat: Player, index: int) -> Event:
+        """The log line of a take-back: the undone decision's own first line, as each viewer saw it."""
+        first = next((e for i, e in self.events if i == index), None)
+        if first is None:
+            return Event(Message("core.undo.plain", seat=seat))
+        own = Message("core.undo", seat=seat, action=first.message)
+        if first.visible_to is None:
+            return Event(own)
+        other = (Message("core.undo", seat=seat, action=first.redacted) if first.redacted is not None
+                 else Message("core.undo.plain", seat=seat))
+        return Event(own, first.visible_to, other)
 
     def parse(self, seat: Player, text: str) -> A:
         """Read an action's wire text for ``seat`` (raises ActionParseError)."""

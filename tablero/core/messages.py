@@ -91,6 +91,8 @@ CORE_CATALOGUE: Catalogue = {
         "core.result.rank": "{rank}. {seat}: {score}",
         "core.result.winners": "Winner: {seats}",
         "core.spectator": "Spectator",
+        "core.undo": "{seat} took back: {action}",
+        "core.undo.plain": "{seat} took back a move",
     },
     "de": {
         "core.seat": "Platz {n}",
@@ -99,6 +101,8 @@ CORE_CATALOGUE: Catalogue = {
         "core.result.rank": "{rank}. {seat}: {score}",
         "core.result.winners": "Gewinner: {seats}",
         "core.spectator": "Zuschauer",
+        "core.undo": "{seat} nimmt zurück: {action}",
+        "core.undo.plain": "{seat} nimmt einen Zug zurück",
     },
 }
 

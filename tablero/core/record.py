@@ -90,6 +90,10 @@ def check_versions(game: Game[Any, Any, Any], record: GameRecord) -> None:
 def replay(game: Game[Any, Any, Any], record: GameRecord) -> Any:
     """Fold ``apply`` over the record's entries and return the final state (no RNG)."""
     check_versions(game, record)
+    if any(text == "undo" for _, text in record.entries):
+        from tablero.core.match import Match  # a take-back needs the match's checkpoints
+
+        return Match.from_record(game, record).state
     state = game.new_initial_state(len(record.players), record.options)
     for i, (actor, text) in enumerate(record.entries):
         try:

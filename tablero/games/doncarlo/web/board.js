@@ -1,0 +1,670 @@
+/* Don Carlo table drawing (board presenter). Plain ES2020, no modules, no libraries.
+ *
+ * Draws from `payload.view` (tablero/games/doncarlo/view.py): the countries in play with
+ * their accepted digit sums, majority points and agents (code + owner), who leads each
+ * country, the viewer's own hand, every seat's hand size (known cards face up), deck size,
+ * influence / bonus / country points / total, turn, blocked and out states, final ranks.
+ *
+ * A play's wire text is its code name ("0/1/4": ascending card values joined by "/"); the
+ * code's digit sum selects the country whose accepted sums contain it (rules §3.1).
+ */
+(function () {
+  "use strict";
+
+  const LABELS = {
+    en: {
+      table: "Countries",
+      hand: "Your hand",
+      players: "Families",
+      sums: "digit sum",
+      majority: "majority",
+      reconstructed: "reconstructed value",
+      next: "next agent +{n}",
+      noAgents: "no agents yet",
+      leads: "leads",
+      tie: "tie",
+      agents: "{n} agents",
+      influence: "influence",
+      bonus: "bonus",
+      countries: "countries",
+      points: "points",
+      handSize: "hand",
+      deck: "deck",
+      deckEmpty: "empty",
+      you: "you",
+      turn: "to move",
+      yourTurn: "Your turn: pick a card or a country",
+      turnOf: "Turn:",
+      blocked: "blocked",
+      blockedNote: "{seat} is blocked: shows the hand and draws in the open",
+      out: "out",
+      winner: "Winner:",
+      winners: "Winners:",
+      rank: "rank {r}",
+      run: "run +1",
+      triple: "triple +2",
+      possible: "possible",
+      cardAria: "Card {v}: {n} possible agents",
+      cardAriaNone: "Card {v}: no agent possible",
+      countryAria: "{name}: {n} possible agents ({codes})",
+      agentTitle: "{seat}: agent {code}, {k}. agent here (+{k} influence){b}",
+      last: "last move",
+      known: "known",
+      unknown: "hidden card",
+      spectator: "Spectator view",
+      phase: {
+        deal: "Dealing", start: "Choosing the start player", play: "Send an agent",
+        refill: "Refilling the hand", blocked_draw: "Blocked: drawing in the open", over: "Game over",
+      },
+      tieRule: {
+        all_full: "Majority ties: all tied families score in full",
+        split_floor: "Majority ties: points split, rounded down",
+        none: "Majority ties: nobody scores",
+      },
+    },
+    de: {
+      table: "Länder",
+      hand: "Deine Hand",
+      players: "Familien",
+      sums: "Ziffernsumme",
+      majority: "Mehrheit",
+      reconstructed: "rekonstruierter Wert",
+      next: "nächster Agent +{n}",
+      noAgents: "noch keine Agenten",
+      leads: "führt",
+      tie: "Gleichstand",
+      agents: "{n} Agenten",
+      influence: "Einfluss",
+      bonus: "Bonus",
+      countries: "Länder",
+      points: "Punkte",
+      handSize: "Hand",
+      deck: "Stapel",
+      deckEmpty: "leer",
+      you: "du",
+      turn: "am Zug",
+      yourTurn: "Du bist am Zug: wähle eine Karte oder ein Land",
+      turnOf: "Am Zug:",
+      blocked: "blockiert",
+      blockedNote: "{seat} ist blockiert: deckt die Hand auf und zieht offen",
+      out: "ausgeschieden",
+      winner: "Sieger:",
+      winners: "Sieger:",
+      rank: "Platz {r}",
+      run: "Folge +1",
+      triple: "Drilling +2",
+      possible: "möglich",
+      cardAria: "Karte {v}: {n} mögliche Agenten",
+      cardAriaNone: "Karte {v}: kein Agent möglich",
+      countryAria: "{name}: {n} mögliche Agenten ({codes})",
+      agentTitle: "{seat}: Agent {code}, {k}. Agent hier (+{k} Einfluss){b}",
+      last: "letzter Zug",
+      known: "bekannt",
+      unknown: "verdeckte Karte",
+      spectator: "Zuschaueransicht",
+      phase: {
+        deal: "Austeilen", start: "Startspieler wird bestimmt", play: "Agent schicken",
+        refill: "Nachziehen", blocked_draw: "Blockiert: offenes Ziehen", over: "Spielende",
+      },
+      tieRule: {
+        all_full: "Gleichstand bei Mehrheiten: alle Beteiligten erhalten die vollen Punkte",
+        split_floor: "Gleichstand bei Mehrheiten: Punkte geteilt, abgerundet",
+        none: "Gleichstand bei Mehrheiten: niemand punktet",
+      },
+    },
+  };
+
+  // Countries whose majority points are a reconstruction (data.py: reconstructed=True).
+  const RECONSTRUCTED = new Set(["egoistrien", "abrakadabria", "absurdistan", "protzland",
+    "land_8", "schwadronien"]);
+
+  const SVGNS = "http://www.w3.org/2000/svg";
+  const CODE_RE = /^[0-6](\/[0-6]){0,3}$/;
+
+  function fill(template, params) {
+    return String(template).replace(/\{(\w+)\}/g, (m, k) =>
+      (params && params[k] !== undefined ? String(params[k]) : m));
+  }
+
+  function el(tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+
+  function svgIcon(kind, cls) {
+    const s = document.createElementNS(SVGNS, "svg");
+    s.setAttribute("viewBox", "0 0 24 24");
+    s.setAttribute("aria-hidden", "true");
+    s.setAttribute("class", "dc-icon " + (cls || ""));
+    const p = document.createElementNS(SVGNS, "path");
+    if (kind === "crown") {
+      p.setAttribute("d", "M3 7l4.5 4L12 4l4.5 7L21 7l-2 12H5z");
+    } else if (kind === "star") {
+      p.setAttribute("d", "M12 2l2.9 6.6 7.1.6-5.4 4.7 1.6 7L12 17.3 5.8 21l1.6-7L2 9.2l7.1-.6z");
+    } else if (kind === "play") {
+      p.setAttribute("d", "M6 4l14 8-14 8z");
+    }
+    s.appendChild(p);
+    return s;
+  }
+
+  function textColour(hex) {
+    const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex || "");
+    if (!m) return "#000";
+    const lin = (x) => {
+      const c = parseInt(x, 16) / 255;
+      return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
+    };
+    const lum = 0.2126 * lin(m[1]) + 0.7152 * lin(m[2]) + 0.0722 * lin(m[3]);
+    return lum > 0.22 ? "#111" : "#fff";
+  }
+
+  function codeValues(text) {
+    return text.split("/").map(Number);
+  }
+
+  function codeBonus(vals) {
+    if (vals.length !== 3) return 0;
+    const v = vals.slice().sort((a, b) => a - b);
+    if (v[0] === v[1] && v[1] === v[2]) return 2;
+    if (v[1] === v[0] + 1 && v[2] === v[1] + 1) return 1;
+    return 0;
+  }
+
+  function sumsText(sums) {
+    if (!sums.length) return "";
+    const lo = sums[0];
+    const hi = sums[sums.length - 1];
+    const contiguous = sums.every((s, i) => s === lo + i);
+    if (sums.length > 2 && contiguous) return lo + "–" + hi;
+    return sums.join(", ");
+  }
+
+  function onActivate(node, fn) {
+    node.addEventListener("click", (ev) => {
+      ev.preventDefault();
+      fn();
+    });
+    node.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" || ev.key === " " || ev.key === "Spacebar") {
+        ev.preventDefault();
+        fn();
+      }
+    });
+  }
+
+  function makeClickable(node, label, texts, api) {
+    node.classList.add("clickable");
+    node.setAttribute("tabindex", "0");
+    node.setAttribute("role", "button");
+    node.setAttribute("aria-label", label);
+    onActivate(node, () => api.choose(texts.slice()));
+  }
+
+  function seatOf(api, payload, i) {
+    let s = null;
+    try {
+      s = api.seat(i);
+    } catch (e) {
+      s = null;
+    }
+    const raw = (payload.seats && payload.seats[i]) || {};
+    const letter = (s && s.letter) || raw.letter || String.fromCharCode(65 + i);
+    return {
+      name: (s && s.name) || raw.name || letter,
+      letter: letter,
+      colour: (s && s.colour) || raw.colour || "#999999",
+    };
+  }
+
+  function seatStyle(node, seat) {
+    node.style.setProperty("--dc-c", seat.colour);
+    node.style.setProperty("--dc-ct", textColour(seat.colour));
+  }
+
+  function seatDisc(seat, cls) {
+    const d = el("span", "dc-disc " + (cls || ""), seat.letter);
+    seatStyle(d, seat);
+    d.setAttribute("aria-hidden", "true");
+    return d;
+  }
+
+  function seatChip(seat) {
+    const c = el("span", "dc-seatchip");
+    c.appendChild(seatDisc(seat));
+    c.appendChild(el("span", "dc-seatname", seat.name));
+    return c;
+  }
+
+  /* One playing card. `value` null = face down. */
+  function card(seat, value, size, extraCls) {
+    const c = el("span", "dc-card dc-card-" + size + (value === null ? " dc-back" : " dc-face") +
+      (extraCls ? " " + extraCls : ""));
+    seatStyle(c, seat);
+    if (value === null) {
+      c.appendChild(el("span", "dc-back-letter", seat.letter));
+    } else {
+      if (size === "big") {
+        c.appendChild(el("span", "dc-corner dc-tl", value));
+        c.appendChild(el("span", "dc-corner dc-bl", value));
+      }
+      c.appendChild(el("span", "dc-val", value));
+      c.appendChild(el("span", "dc-fam", seat.letter));
+    }
+    return c;
+  }
+
+  /* Find the agent sent last: the newest log line that is the play message of an agent. */
+  function findLast(view, log, api) {
+    if (!log || !log.length) return null;
+    const cands = [];
+    view.countries.forEach((c, ci) => {
+      let cname = c.id;
+      try {
+        cname = api.msg("dc.country." + c.id);
+      } catch (e) { /* keep id */ }
+      c.agents.forEach((a, k) => {
+        const seat = a[0];
+        const code = a[1];
+        const b = codeBonus(codeValues(code));
+        const country = { message: { id: "dc.country." + c.id, params: {} } };
+        const texts = new Set();
+        try {
+          texts.add(api.msg("dc.play", { seat: seat, code: code, country: country,
+            influence: k + 1, bonus: b }));
+          const bt = { message: { id: ["dc.bonus.none", "dc.bonus.run", "dc.bonus.triple"][b],
+            params: {} } };
+          texts.add(api.msg("dc.play.action", { code: code, country: country,
+            influence: k + 1, bonus_text: bt }));
+        } catch (e) { /* fall back to the token match below */ }
+        const esc = code.replace(/\//g, "\\/");
+        cands.push({ ci: ci, k: k, texts: texts, cname: cname,
+          re: new RegExp("(^|\\s)" + esc + "\\s") });
+      });
+    });
+    if (!cands.length) return null;
+    for (let i = log.length - 1; i >= 0; i--) {
+      const t = log[i] && log[i].text;
+      if (!t) continue;
+      for (const c of cands) if (c.texts.has(t)) return c;
+    }
+    for (let i = log.length - 1; i >= 0; i--) {
+      const t = log[i] && log[i].text;
+      if (!t) continue;
+      for (const c of cands) if (t.indexOf(c.cname) >= 0 && c.re.test(t)) return c;
+    }
+    return null;
+  }
+
+  function render(root, payload, api) {
+    const lang = (api && api.lang) || payload.lang || "en";
+    const L = LABELS[lang] || LABELS.en;
+    const view = payload.view || {};
+    const n = view.players || (payload.seats ? payload.seats.length : 0);
+    const seats = [];
+    for (let i = 0; i < n; i++) seats.push(seatOf(api, payload, i));
+    const viewer = payload.viewer === undefined ? view.viewer : payload.viewer;
+    const over = view.phase === "over";
+    const countries = view.countries || [];
+    const msg = (id, params, dflt) => {
+      try {
+        return api.msg(id, params);
+      } catch (e) {
+        return dflt === undefined ? id : dflt;
+      }
+    };
+    const cname = (c) => msg("dc.country." + c.id, undefined, c.id);
+
+    // Legal plays: code -> country index.
+    const legal = (payload.legal && payload.legal.length ? payload.legal : (api.legal || []));
+    const plays = [];
+    for (const m of legal) {
+      const t = m && typeof m.text === "string" ? m.text.trim() : "";
+      if (!CODE_RE.test(t)) continue;
+      const vals = codeValues(t);
+      const sum = vals.reduce((a, b) => a + b, 0);
+      const ci = countries.findIndex((c) => c.sums.indexOf(sum) >= 0);
+      plays.push({ text: m.text, vals: vals, ci: ci, bonus: codeBonus(vals) });
+    }
+
+    const last = findLast(view, payload.log, api);
+
+    root.innerHTML = "";
+    const wrap = el("div", "dc-wrap");
+    const board = el("div", "dc-board");
+    board.setAttribute("lang", lang);
+    wrap.appendChild(board);
+    root.appendChild(wrap);
+
+    /* ---- status strip ---- */
+    const status = el("div", "dc-status");
+    status.appendChild(el("span", "dc-phase", (L.phase[view.phase] || view.phase || "")));
+    const active = !over && view.phase !== "deal" && view.phase !== "start" &&
+      typeof view.turn === "number" && view.turn >= 0 && view.turn < n;
+    const myTurn = viewer !== null && viewer !== undefined &&
+      (payload.pending || []).indexOf(viewer) >= 0 && plays.length > 0;
+    if (active) {
+      const t = el("span", "dc-turn");
+      t.appendChild(el("span", "dc-turn-label", L.turnOf));
+      t.appendChild(seatChip(seats[view.turn]));
+      status.appendChild(t);
+    }
+    if (myTurn) status.appendChild(el("span", "dc-yourturn", L.yourTurn));
+    if (view.blocked !== null && view.blocked !== undefined && seats[view.blocked]) {
+      status.appendChild(el("span", "dc-blocknote",
+        fill(L.blockedNote, { seat: seats[view.blocked].name })));
+    }
+    if (over) {
+      const ranks = view.ranks || (payload.result && payload.result.ranks) || null;
+      if (ranks) {
+        const win = [];
+        ranks.forEach((r, i) => { if (r === 1) win.push(i); });
+        const w = el("span", "dc-winners");
+        w.appendChild(svgIcon("crown", "dc-crown"));
+        w.appendChild(el("span", null, win.length > 1 ? L.winners : L.winner));
+        win.forEach((i) => w.appendChild(seatChip(seats[i])));
+        status.appendChild(w);
+      }
+    }
+    if (viewer === null || viewer === undefined) {
+      status.appendChild(el("span", "dc-spectator", L.spectator));
+    }
+    board.appendChild(status);
+
+    /* ---- countries (the table) ---- */
+    const table = el("div", "dc-table dc-c" + countries.length);
+    table.setAttribute("role", "group");
+    table.setAttribute("aria-label", L.table);
+    const tiles = [];
+    countries.forEach((c, ci) => {
+      const tile = el("div", "dc-country");
+      tile.dataset.ci = String(ci);
+      tiles.push(tile);
+      const head = el("div", "dc-chead");
+      const nameEl = el("div", "dc-cname", cname(c));
+      nameEl.title = cname(c);
+      head.appendChild(nameEl);
+      const meta = el("div", "dc-cmeta");
+      const sums = el("span", "dc-sums");
+      sums.title = L.sums;
+      sums.appendChild(el("span", "dc-sigma", "Σ"));
+      sums.appendChild(el("span", null, sumsText(c.sums)));
+      meta.appendChild(sums);
+      const pts = el("span", "dc-points");
+      pts.title = L.majority + (RECONSTRUCTED.has(c.id) ? " (" + L.reconstructed + ")" : "");
+      pts.appendChild(svgIcon("crown", "dc-crown"));
+      pts.appendChild(el("span", "dc-points-n", c.points));
+      if (RECONSTRUCTED.has(c.id)) pts.appendChild(el("sup", "dc-r", "R"));
+      meta.appendChild(pts);
+      head.appendChild(meta);
+      tile.appendChild(head);
+
+      // majority standing
+      const counts = new Array(n).fill(0);
+      c.agents.forEach((a) => { if (a[0] >= 0 && a[0] < n) counts[a[0]] += 1; });
+      const max = Math.max(0, ...counts);
+      const leaders = [];
+      counts.forEach((k, i) => { if (max > 0 && k === max) leaders.push(i); });
+      const tally = el("div", "dc-tally");
+      if (max === 0) {
+        tally.appendChild(el("span", "dc-empty", L.noAgents));
+      } else {
+        counts.forEach((k, i) => {
+          if (!k) return;
+          const lead = leaders.indexOf(i) >= 0;
+          const t = el("span", "dc-tal" + (lead ? " dc-lead" : ""));
+          seatStyle(t, seats[i]);
+          if (lead) t.appendChild(svgIcon("crown", "dc-crown"));
+          t.appendChild(el("span", "dc-tal-l", seats[i].letter));
+          t.appendChild(el("span", "dc-tal-n", "×" + k));
+          t.title = seats[i].name + ": " + fill(L.agents, { n: k }) +
+            (lead ? " — " + (leaders.length > 1 ? L.tie : L.leads) : "");
+          tally.appendChild(t);
+        });
+        const who = el("span", "dc-leadtext",
+          leaders.length > 1 ? L.tie : L.leads + ": " + seats[leaders[0]].letter);
+        tally.appendChild(who);
+      }
+      tile.appendChild(tally);
+
+      // agents, in the order sent
+      const list = el("div", "dc-agents");
+      c.agents.forEach((a, k) => {
+        const s = seats[a[0]] || seatOf(api, payload, a[0]);
+        const ag = el("span", "dc-agent");
+        seatStyle(ag, s);
+        ag.appendChild(el("span", "dc-agent-l", s.letter));
+        ag.appendChild(el("span", "dc-agent-code", a[1]));
+        const b = codeBonus(codeValues(a[1]));
+        if (b) {
+          const bb = el("span", "dc-agent-b");
+          bb.appendChild(svgIcon("star"));
+          ag.appendChild(bb);
+        }
+        ag.appendChild(el("span", "dc-agent-k", "+" + (k + 1)));
+        const isLast = last && last.ci === ci && last.k === k;
+        if (isLast) {
+          ag.classList.add("last");
+          tile.classList.add("last");
+        }
+        ag.title = fill(L.agentTitle, { seat: s.name, code: a[1], k: k + 1,
+          b: b === 2 ? ", " + L.triple : b === 1 ? ", " + L.run : "" }) +
+          (isLast ? " — " + L.last : "");
+        list.appendChild(ag);
+      });
+
+      // legal plays to this country (previews)
+      tile.appendChild(list);
+      const mine = plays.filter((p) => p.ci === ci);
+      if (mine.length && viewer !== null && viewer !== undefined) {
+        const vs = seats[viewer];
+        const poss = el("div", "dc-poss");
+        poss.appendChild(el("span", "dc-poss-l", L.possible));
+        mine.forEach((p) => {
+          const g = el("span", "dc-agent dc-ghost");
+          seatStyle(g, vs);
+          g.dataset.vals = p.vals.join(",");
+          g.appendChild(el("span", "dc-agent-l", vs.letter));
+          g.appendChild(el("span", "dc-agent-code", p.text));
+          if (p.bonus) {
+            const bb = el("span", "dc-agent-b");
+            bb.appendChild(svgIcon("star"));
+            g.appendChild(bb);
+          }
+          g.appendChild(el("span", "dc-agent-k", "+" + (c.agents.length + 1)));
+          poss.appendChild(g);
+        });
+        tile.appendChild(poss);
+      }
+
+      if (!over) {
+        tile.appendChild(el("div", "dc-next", fill(L.next, { n: c.agents.length + 1 })));
+      }
+
+      if (mine.length) {
+        const texts = mine.map((p) => p.text);
+        makeClickable(tile, fill(L.countryAria, { name: cname(c), n: texts.length,
+          codes: texts.join(", ") }), texts, api);
+        tile.dataset.vals = Array.from(new Set([].concat(...mine.map((p) => p.vals)))).join(",");
+      }
+      table.appendChild(tile);
+    });
+    board.appendChild(table);
+
+    /* ---- own hand ---- */
+    const lower = el("div", "dc-lower");
+    board.appendChild(lower);
+    const myHand = view.hand;
+    let handCards = [];
+    if (myHand && viewer !== null && viewer !== undefined && seats[viewer] && !over) {
+      const sec = el("section", "dc-handsec");
+      seatStyle(sec, seats[viewer]);
+      const h = el("div", "dc-sechead");
+      h.appendChild(el("span", "dc-sectitle", L.hand));
+      h.appendChild(el("span", "dc-deckinfo",
+        L.deck + " " + (view.deck_sizes ? view.deck_sizes[viewer] : "?")));
+      sec.appendChild(h);
+      const row = el("div", "dc-hand");
+      myHand.forEach((v) => {
+        const uses = plays.filter((p) => p.vals.indexOf(v) >= 0);
+        const c = card(seats[viewer], v, "big");
+        c.dataset.v = String(v);
+        if (uses.length) {
+          const texts = uses.map((p) => p.text);
+          makeClickable(c, fill(L.cardAria, { v: v, n: texts.length }), texts, api);
+          c.dataset.cis = Array.from(new Set(uses.map((p) => p.ci))).join(",");
+        } else {
+          c.setAttribute("aria-label", fill(L.cardAriaNone, { v: v }));
+          if (myTurn) c.classList.add("dc-dim");
+        }
+        handCards.push(c);
+        row.appendChild(c);
+      });
+      if (!myHand.length) row.appendChild(el("span", "dc-empty", "—"));
+      sec.appendChild(row);
+      lower.appendChild(sec);
+    }
+
+    // cross-highlighting: a hand card shows its countries and codes, a country its cards
+    const clearHl = () => {
+      board.querySelectorAll(".dc-target").forEach((x) => x.classList.remove("dc-target"));
+    };
+    handCards.forEach((c) => {
+      if (!c.dataset.cis) return;
+      const on = () => {
+        clearHl();
+        const v = c.dataset.v;
+        c.dataset.cis.split(",").forEach((ci) => tiles[+ci] && tiles[+ci].classList.add("dc-target"));
+        board.querySelectorAll(".dc-ghost").forEach((g) => {
+          if (g.dataset.vals.split(",").indexOf(v) >= 0) g.classList.add("dc-target");
+        });
+      };
+      c.addEventListener("mouseenter", on);
+      c.addEventListener("focus", on);
+      c.addEventListener("mouseleave", clearHl);
+      c.addEventListener("blur", clearHl);
+    });
+    tiles.forEach((t) => {
+      if (!t.dataset.vals) return;
+      const on = () => {
+        clearHl();
+        const vs = t.dataset.vals.split(",");
+        handCards.forEach((c) => { if (vs.indexOf(c.dataset.v) >= 0) c.classList.add("dc-target"); });
+      };
+      t.addEventListener("mouseenter", on);
+      t.addEventListener("focus", on);
+      t.addEventListener("mouseleave", clearHl);
+      t.addEventListener("blur", clearHl);
+    });
+
+    /* ---- families (seats) ---- */
+    const fams = el("div", "dc-seats dc-n" + n);
+    fams.setAttribute("role", "group");
+    fams.setAttribute("aria-label", L.players);
+    const ranks = view.ranks || (over && payload.result && payload.result.ranks) || null;
+    for (let i = 0; i < n; i++) {
+      const s = seats[i];
+      const box = el("div", "dc-seat");
+      seatStyle(box, s);
+      const isTurn = active && view.turn === i;
+      if (isTurn) box.classList.add("dc-active");
+      if (!over && view.out && view.out[i]) box.classList.add("dc-out");
+      if (view.blocked === i) box.classList.add("dc-isblocked");
+      if (i === viewer) box.classList.add("dc-me");
+
+      const top = el("div", "dc-seattop");
+      top.appendChild(seatDisc(s, "dc-disc-big"));
+      const nm = el("div", "dc-seatnm");
+      nm.appendChild(el("span", "dc-seatname", s.name));
+      const badges = el("span", "dc-badges");
+      if (i === viewer) badges.appendChild(el("span", "dc-badge dc-b-you", L.you));
+      if (isTurn) {
+        const b = el("span", "dc-badge dc-b-turn");
+        b.appendChild(svgIcon("play"));
+        b.appendChild(document.createTextNode(L.turn));
+        badges.appendChild(b);
+      }
+      if (view.blocked === i) badges.appendChild(el("span", "dc-badge dc-b-blocked", L.blocked));
+      if (!over && view.out && view.out[i]) badges.appendChild(el("span", "dc-badge dc-b-out", L.out));
+      if (ranks && ranks[i]) {
+        const b = el("span", "dc-badge dc-b-rank" + (ranks[i] === 1 ? " dc-b-win" : ""));
+        if (ranks[i] === 1) b.appendChild(svgIcon("crown", "dc-crown"));
+        b.appendChild(document.createTextNode(fill(L.rank, { r: ranks[i] })));
+        badges.appendChild(b);
+      }
+      nm.appendChild(badges);
+      top.appendChild(nm);
+      const sc = el("div", "dc-score");
+      sc.appendChild(el("span", "dc-score-n", view.scores ? view.scores[i] : 0));
+      sc.appendChild(el("span", "dc-score-l", L.points));
+      top.appendChild(sc);
+      box.appendChild(top);
+
+      const br = el("div", "dc-breakdown");
+      const part = (label, v) => {
+        const p = el("span", "dc-part");
+        p.appendChild(el("span", "dc-part-l", label));
+        p.appendChild(el("span", "dc-part-n", v));
+        return p;
+      };
+      br.appendChild(part(L.influence, view.influence ? view.influence[i] : 0));
+      br.appendChild(part(L.bonus, view.bonus ? view.bonus[i] : 0));
+      br.appendChild(part(L.countries, view.country_points ? view.country_points[i] : 0));
+      box.appendChild(br);
+
+      const cardsRow = el("div", "dc-seatcards");
+      const hs = view.hand_sizes ? view.hand_sizes[i] : 0;
+      const hand = el("div", "dc-minihand");
+      hand.appendChild(el("span", "dc-mini-l", L.handSize + " " + hs));
+      const cards = el("span", "dc-minicards");
+      let faces = null;
+      let hidden = 0;
+      if (view.hands && view.hands[i]) {
+        faces = view.hands[i];
+      } else if (i === viewer && view.hand) {
+        faces = view.hand;
+      } else {
+        faces = (view.known && view.known[i]) || [];
+        hidden = Math.max(0, hs - faces.length);
+      }
+      faces.forEach((v) => {
+        const kc = card(s, v, "mini", i !== viewer && !(view.hands && view.hands[i]) ? "dc-known" : "");
+        kc.title = i !== viewer ? L.known + ": " + v : String(v);
+        cards.appendChild(kc);
+      });
+      for (let k = 0; k < hidden; k++) {
+        const bc = card(s, null, "mini");
+        bc.title = L.unknown;
+        cards.appendChild(bc);
+      }
+      hand.appendChild(cards);
+      cardsRow.appendChild(hand);
+
+      const ds = view.deck_sizes ? view.deck_sizes[i] : 0;
+      const deck = el("div", "dc-deck" + (ds ? "" : " dc-deck-empty"));
+      deck.appendChild(el("span", "dc-mini-l", L.deck));
+      const stack = el("span", "dc-stack");
+      seatStyle(stack, s);
+      if (ds > 1) stack.appendChild(el("span", "dc-stack-under"));
+      stack.appendChild(el("span", "dc-stack-top", ds ? ds : "0"));
+      deck.appendChild(stack);
+      deck.title = L.deck + ": " + (ds ? ds : L.deckEmpty);
+      cardsRow.appendChild(deck);
+      box.appendChild(cardsRow);
+
+      box.setAttribute("aria-label", s.name + ": " + (view.scores ? view.scores[i] : 0) + " " + L.points);
+      fams.appendChild(box);
+    }
+    lower.appendChild(fams);
+
+    /* ---- tie rule footnote ---- */
+    if (view.tie_rule && L.tieRule[view.tie_rule]) {
+      board.appendChild(el("div", "dc-foot", L.tieRule[view.tie_rule]));
+    }
+  }
+
+  window.TableroBoards = window.TableroBoards || {};
+  window.TableroBoards["don-carlo"] = { render: render };
+})();

@@ -1,0 +1,269 @@
+"""The web server: HTTP API, WebSocket, lobby and table pages (FastAPI on uvicorn).
+
+Thin on purpose: every rule lives in the games, every decision about seats, bots and storage
+in :class:`~tablero.server.service.GameService`. Run it with ``tablero serve``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import inspect
+import json
+import os
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from tablero.core.errors import ErrorCode, TableroError
+from tablero.core.messages import CORE_CATALOGUE, LANGUAGES
+from tablero.registry import GAMES, get_game
+from tablero.server.i18n import UI
+from tablero.server.service import MAX_MESSAGE, Clock, GameService, ServiceError
+from tablero.server.store import DEFAULT_URL, Store
+
+STATIC = Path(__file__).parent / "static"
+
+STATUS = {
+    ErrorCode.UNKNOWN_GAME: 404,
+    ErrorCode.TOKEN: 403,
+    ErrorCode.STALE: 409,
+    ErrorCode.TOO_LARGE: 413,
+}
+
+
+def game_web_dir(game_id: str) -> Path:
+    """A game's own web folder (its board drawing), beside its rules."""
+    game = get_game(game_id)
+    return Path(inspect.getfile(type(game))).parent / "web"
+
+
+def create_app(
+    database_url: str | None = None,
+    *,
+    clock: Clock = time.time,
+    bot_delay: float | None = None,
+    tick_seconds: float = 0.5,
+) -> FastAPI:
+    url = database_url or os.environ.get("TABLERO_DATABASE_URL") or DEFAULT_URL
+    if bot_delay is None:
+        bot_delay = float(os.environ.get("TABLERO_BOT_DELAY", "0.4"))
+    store = Store(url)
+    service = GameService(store, clock=clock, bot_delay=bot_delay)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        service.resume_all()
+        for live in list(service.live.values()):
+            service._kick_bots(live)
+
+        async def ticker() -> None:
+            while True:
+                await asyncio.sleep(tick_seconds)
+                await service.tick()
+
+        task = asyncio.create_task(ticker())
+        try:
+            yield
+        finally:
+            task.cancel()
+            await service.close()
+            store.close()
+
+    app = FastAPI(title="tablero", lifespan=lifespan)
+    app.state.service = service
+    app.mount("/static/app", StaticFiles(directory=STATIC), name="static")
+
+    @app.exception_handler(TableroError)
+    async def _tablero_error(_request: Request, exc: TableroError) -> JSONResponse:
+        return JSONResponse({"error": {"code": str(exc.code), "message": str(exc)}},
+                            status_code=STATUS.get(exc.code, 400))
+
+    # ------------------------------------------------------------------ pages
+    @app.get("/", response_class=HTMLResponse)
+    async def lobby(lang: str = "en") -> HTMLResponse:
+        return HTMLResponse(lobby_page(service, lang if lang in LANGUAGES else "en"))
+
+    @app.get("/game/{game_id}", response_class=HTMLResponse)
+    async def table(game_id: str) -> HTMLResponse:
+        live = service.get(game_id)
+        return HTMLResponse(table_page(live.game.id, live.game.title, game_id))
+
+    @app.get("/join/{game_id}/{invite}", response_class=HTMLResponse)
+    async def join(game_id: str, invite: str) -> HTMLResponse:
+        live = service.get(game_id)
+        return HTMLResponse(join_page(live.game.title, game_id))
+
+    @app.get("/static/games/{game_id}/{name}")
+    async def board_file(game_id: str, name: str) -> Response:
+        if name not in ("board.js", "board.css"):
+            raise ServiceError(f"no file {name!r}", code=ErrorCode.UNKNOWN_GAME)
+        path = game_web_dir(game_id) / name
+        if not path.is_file():
+            return Response("", media_type="text/css" if name.endswith(".css") else "text/javascript")
+        return FileResponse(path)
+
+    # ------------------------------------------------------------------ API
+    @app.get("/api/meta")
+    async def meta() -> dict[str, Any]:
+        return {"games": service.games_meta(), "languages": list(LANGUAGES)}
+
+    @app.get("/api/i18n/{lang}")
+    async def i18n(lang: str) -> dict[str, str]:
+        if lang not in LANGUAGES:
+            raise ServiceError(f"unknown language {lang!r}", code=ErrorCode.OPTION)
+        return UI[lang]
+
+    @app.get("/api/catalogue/{game_id}/{lang}")
+    async def catalogue(game_id: str, lang: str) -> dict[str, str]:
+        game = get_game(game_id)
+        if lang not in LANGUAGES:
+            raise ServiceError(f"unknown language {lang!r}", code=ErrorCode.OPTION)
+        out = dict(CORE_CATALOGUE[lang])
+        out.update(game.catalogue().get(lang, {}))
+        return out
+
+    @app.get("/api/games")
+    async def games() -> dict[str, Any]:
+        return {"games": service.listing()}
+
+    @app.post("/api/games")
+    async def create(request: Request) -> dict[str, Any]:
+        body = await _json_body(request)
+        return service.create(body)
+
+    @app.post("/api/games/{game_id}/claim")
+    async def claim(game_id: str, request: Request) -> dict[str, Any]:
+        body = await _json_body(request)
+        invite = body.get("invite")
+        if not isinstance(invite, str):
+            raise ServiceError("claim: give the 'invite'", code=ErrorCode.MALFORMED)
+        name = body.get("name")
+        return service.claim(game_id, invite, name if isinstance(name, str) else None)
+
+    @app.post("/api/games/{game_id}/rematch")
+    async def rematch(game_id: str, request: Request) -> dict[str, Any]:
+        body = await _json_body(request)
+        tokens = body.get("tokens")
+        if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
+            raise ServiceError("rematch: give your seat 'tokens'", code=ErrorCode.MALFORMED)
+        return await service.rematch(game_id, tokens)
+
+    @app.get("/api/games/{game_id}/record")
+    async def record(game_id: str) -> dict[str, Any]:
+        return service.record(game_id)
+
+    # ------------------------------------------------------------------ live
+    @app.websocket("/ws/{game_id}")
+    async def ws(websocket: WebSocket, game_id: str) -> None:
+        await websocket.accept()
+
+        async def send(text: str) -> None:
+            await websocket.send_text(text)
+
+        conn = None
+        try:
+            try:
+                raw = await asyncio.wait_for(websocket.receive_text(), timeout=30)
+                hello = _hello(raw)
+                conn = await service.connect(game_id, send, tokens=hello["tokens"], admin=hello.get("admin"),
+                                             lang=hello.get("lang", "en"))
+            except TableroError as exc:
+                await send(json.dumps({"type": "error", "code": str(exc.code), "message": str(exc)}))
+                await websocket.close(code=4000 + STATUS.get(exc.code, 400))
+                return
+            while True:
+                raw = await websocket.receive_text()
+                await service.handle(game_id, conn, raw)
+        except (TimeoutError, WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            if conn is not None:
+                await service.disconnect(game_id, conn)
+
+    return app
+
+
+def _hello(raw: str) -> dict[str, Any]:
+    if len(raw.encode()) > MAX_MESSAGE:
+        raise ServiceError("message too large", code=ErrorCode.TOO_LARGE)
+    try:
+        msg = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise ServiceError(f"malformed JSON: {exc.msg}", code=ErrorCode.MALFORMED) from None
+    if not isinstance(msg, dict) or msg.get("type") != "hello":
+        raise ServiceError("the first message must be {'type': 'hello', 'tokens': [...]}", code=ErrorCode.MALFORMED)
+    tokens = msg.get("tokens", [])
+    if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
+        raise ServiceError("hello: 'tokens' must be a list of strings", code=ErrorCode.MALFORMED)
+    return msg
+
+
+async def _json_body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > MAX_MESSAGE:
+        raise ServiceError("request too large", code=ErrorCode.TOO_LARGE)
+    try:
+        body = json.loads(raw or b"{}")
+    except json.JSONDecodeError as exc:
+        raise ServiceError(f"malformed JSON: {exc.msg}", code=ErrorCode.MALFORMED) from None
+    if not isinstance(body, dict):
+        raise ServiceError("expected a JSON object", code=ErrorCode.MALFORMED)
+    return body
+
+
+# ---------------------------------------------------------------------- HTML shells
+def _head(title: str, extra: str = "") -> str:
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{html.escape(title)}</title>
+<link rel="stylesheet" href="/static/app/style.css">{extra}
+</head>"""
+
+
+def lobby_page(service: GameService, lang: str) -> str:
+    ui = UI[lang]
+    titles = "".join(
+        f'<li data-game="{g.id}"><strong>{html.escape(g.title)}</strong> '
+        f'<span class="muted">{g.min_players}–{g.max_players} {html.escape(ui["lobby.players"])}</span></li>'
+        for g in GAMES.values())
+    return _head("tablero — El Grande, Don Carlo, Mafia Legend") + f"""
+<body class="lobby" data-lang="{lang}">
+<header class="top"><h1>tablero</h1><nav id="langs"></nav></header>
+<main>
+<section class="intro"><p>{html.escape(ui["lobby.intro"])}</p><ul class="titles">{titles}</ul></section>
+<section id="create" class="card"><h2>{html.escape(ui["lobby.create"])}</h2>
+<noscript>{html.escape(ui["lobby.noscript"])}</noscript><form id="create-form"></form></section>
+<section id="created" class="card" hidden></section>
+<section class="card"><h2>{html.escape(ui["lobby.games"])}</h2><div id="game-list"></div></section>
+</main>
+<script src="/static/app/app.js"></script>
+<script>Tablero.lobby();</script>
+</body></html>"""
+
+
+def table_page(game_id: str, title: str, table_id: str) -> str:
+    extra = f'\n<link rel="stylesheet" href="/static/games/{game_id}/board.css">'
+    return _head(f"{title} — tablero", extra) + f"""
+<body class="table-page" data-game="{game_id}" data-id="{html.escape(table_id)}">
+<div id="app"><p class="loading">{html.escape(title)}</p></div>
+<script src="/static/app/app.js"></script>
+<script src="/static/games/{game_id}/board.js"></script>
+<script>Tablero.table();</script>
+</body></html>"""
+
+
+def join_page(title: str, table_id: str) -> str:
+    return _head(f"{title} — tablero") + f"""
+<body class="join-page" data-id="{html.escape(table_id)}">
+<main class="card"><h1>{html.escape(title)}</h1><div id="join"></div></main>
+<script src="/static/app/app.js"></script>
+<script>Tablero.join();</script>
+</body></html>"""

@@ -1,0 +1,605 @@
+"""The game service: tables in play, seats and tokens, bots, clocks, and who is told what.
+
+No web framework here: the HTTP/WebSocket layer (:mod:`tablero.server.app`) calls these
+methods and passes each connection as a ``send`` coroutine. The service depends on games only
+through the core protocol and the registry.
+
+Order of every change: validate and apply in memory → commit to the store → tell the
+connections. A failed commit reloads the game from the store, so memory never runs ahead of
+what is saved; a crash after the commit loses nothing, because clients resume from the
+store's state when they reconnect.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from random import Random
+from typing import Any
+
+from tablero.bots.registry import UnknownBotError, bot_names, make_bot
+from tablero.core.errors import ErrorCode, TableroError
+from tablero.core.match import Match
+from tablero.core.messages import LANGUAGES, Translator
+from tablero.core.protocol import Game
+from tablero.core.record import GameRecord
+from tablero.core.rng import derive_seed
+from tablero.registry import GAMES, get_game
+from tablero.server.payload import SEAT_COLOURS, SEAT_LETTERS, seat_payload
+from tablero.server.store import Store, StoredGame
+
+log = logging.getLogger("tablero.server")
+
+Send = Callable[[str], Awaitable[None]]
+Clock = Callable[[], float]
+
+SEAT_KINDS = ("you", "local", "person", "bot")
+"""``you``/``local``: played on the creating device (several = hot-seat); ``person``: an
+invite link; ``bot``: a bot by name."""
+
+MAX_MESSAGE = 16_384
+"""Largest client message (bytes of JSON) the server reads."""
+
+
+class ServiceError(TableroError):
+    """A request the service refuses; ``code`` is a stable slug for clients."""
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _new_id() -> str:
+    return secrets.token_urlsafe(9)
+
+
+@dataclass(eq=False)
+class Conn:
+    """One open connection: the seats it holds (tokens checked), its language, what it got."""
+
+    send: Send
+    seats: frozenset[int]
+    admin: bool
+    lang: str
+    sent: dict[int | None, int] = field(default_factory=dict)
+    """Per viewer: record entries whose log lines this connection has been sent."""
+
+
+@dataclass(eq=False)
+class LiveGame:
+    stored: StoredGame
+    game: Game[Any, Any, Any]
+    match: Match[Any, Any, Any]
+    conns: set[Conn] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    away_since: dict[int, float] = field(default_factory=dict)
+    bots_running: bool = False
+    translators: dict[str, Translator] = field(default_factory=dict)
+
+    def tr(self, lang: str) -> Translator:
+        t = self.translators.get(lang)
+        if t is None:
+            t = Translator(lang, [self.game.catalogue()], self.stored.players)
+            self.translators[lang] = t
+        return t
+
+    @property
+    def version(self) -> int:
+        return len(self.match.record.entries)
+
+    def controller(self, seat: int) -> str | None:
+        """The bot name playing ``seat`` now, or None when a person plays it."""
+        s = self.stored.seats[seat]
+        if s["kind"] == "bot":
+            return str(s["bot"])
+        replaced = s.get("replaced")
+        return None if replaced is None else str(replaced)
+
+    def connected(self, seat: int) -> bool:
+        return any(seat in c.seats for c in self.conns)
+
+
+class GameService:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Clock = time.time,
+        bot_delay: float = 0.0,
+        crash_after_commits: int | None = None,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.bot_delay = bot_delay
+        self.live: dict[str, LiveGame] = {}
+        self.commits = 0
+        env = os.environ.get("TABLERO_CRASH_AFTER_COMMITS")
+        self.crash_after_commits = crash_after_commits if crash_after_commits is not None else (
+            int(env) if env else None)
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # ------------------------------------------------------------------ catalogue of games
+    @staticmethod
+    def games_meta() -> list[dict[str, Any]]:
+        out = []
+        for g in GAMES.values():
+            out.append({
+                "id": g.id,
+                "title": g.title,
+                "min_players": g.min_players,
+                "max_players": g.max_players,
+                "bots": list(bot_names(g.id)),
+                "options": [
+                    {"name": o.name, "choices": list(o.choices), "help": o.help,
+                     "default": o.default if isinstance(o.default, (bool, int, str)) else str(o.default)}
+                    for o in g.options
+                ],
+            })
+        return out
+
+    # ------------------------------------------------------------------ create, claim, load
+    def create(self, spec: Mapping[str, Any]) -> dict[str, Any]:
+        """Create a table; returns the game id, the creator's tokens and the invites."""
+        game = get_game(str(spec.get("game", "")))
+        seats_in = spec.get("seats")
+        if not isinstance(seats_in, list) or not seats_in:
+            raise ServiceError("seats: give one entry per seat", code=ErrorCode.PLAYERS)
+        n = len(seats_in)
+        options = game.resolve_options(n, spec.get("options") or {})
+        settings = {
+            "move_seconds": float(spec.get("move_seconds") or 0),
+            "away_seconds": float(spec.get("away_seconds") or 60),
+        }
+        if settings["move_seconds"] < 0 or settings["away_seconds"] < 0:
+            raise ServiceError("move_seconds and away_seconds must not be negative", code=ErrorCode.OPTION)
+        seats: list[dict[str, Any]] = []
+        tokens: dict[int, str] = {}
+        invites: dict[int, str] = {}
+        names: list[str] = []
+        for i, s in enumerate(seats_in):
+            if not isinstance(s, Mapping):
+                raise ServiceError(f"seat {i}: expected an object", code=ErrorCode.PLAYERS)
+            kind = str(s.get("kind", ""))
+            if kind not in SEAT_KINDS:
+                raise ServiceError(f"seat {i}: kind must be one of {', '.join(SEAT_KINDS)}", code=ErrorCode.PLAYERS)
+            name = str(s.get("name") or "").strip()[:24]
+            entry: dict[str, Any] = {"kind": kind, "bot": None, "token": None, "invite": None, "replaced": None,
+                                     "left": False}
+            if kind == "bot":
+                bot = str(s.get("bot") or "greedy")
+                try:
+                    make_bot(bot, game.id)
+                except UnknownBotError as exc:
+                    raise ServiceError(f"seat {i}: {exc}", code=ErrorCode.PLAYERS) from None
+                entry["bot"] = bot
+                name = name or f"{bot.capitalize()} {SEAT_LETTERS[i]}"
+            elif kind == "person":
+                invite = secrets.token_urlsafe(18)
+                entry["invite"] = _hash(invite)
+                invites[i] = invite
+                name = name or f"{SEAT_LETTERS[i]}"
+            else:
+                token = secrets.token_urlsafe(24)
+                entry["token"] = _hash(token)
+                tokens[i] = token
+                name = name or f"{SEAT_LETTERS[i]}"
+            seats.append(entry)
+            names.append(name)
+        admin = secrets.token_urlsafe(24)
+        seed = secrets.randbits(63)
+        match: Match[Any, Any, Any] = Match(game, names, options=options, seed=seed, undo=True)
+        now = self.clock()
+        stored = StoredGame(
+            id=_new_id(), game=game.id, created=now, updated=now, status="running", players=names,
+            options=match.options, seed=seed, seats=seats, admin_hash=_hash(admin), settings=settings,
+            deadlines={}, rematch=None, version=0, entries=list(match.record.entries),
+        )
+        live = LiveGame(stored=stored, game=game, match=match)
+        live.away_since = {i: now for i, s in enumerate(seats) if s["kind"] != "bot"}
+        self._update_deadlines(live, set())
+        self._set_status(live)
+        self.store.create(stored)
+        self.live[stored.id] = live
+        self._kick_bots(live)
+        return {"id": stored.id, "admin": admin, "tokens": tokens, "invites": invites}
+
+    def get(self, game_id: str) -> LiveGame:
+        live = self.live.get(game_id)
+        if live is not None:
+            return live
+        stored = self.store.load(game_id) if len(game_id) <= 40 else None
+        if stored is None:
+            raise ServiceError(f"no game {game_id!r}", code=ErrorCode.UNKNOWN_GAME)
+        game = get_game(stored.game)
+        record = GameRecord(game=game.id, rules_version=game.rules_version, data_version=game.data_version,
+                            players=stored.players, options=stored.options, seed=stored.seed,
+                            entries=list(stored.entries))
+        match = Match.from_record(game, record, undo=True)
+        live = LiveGame(stored=stored, game=game, match=match)
+        now = self.clock()
+        for seat in range(len(stored.seats)):
+            live.away_since[seat] = now
+        self.live[game_id] = live
+        start = len(stored.entries)
+        stored.entries = list(match.record.entries)  # longer only if forced steps were not yet saved
+        self._set_status(live)
+        self.store.append(stored, start)
+        self._kick_bots(live)
+        return live
+
+    def resume_all(self) -> int:
+        """Load every running game (after a start): bots and clocks go on. Returns the count."""
+        ids = self.store.ids("running")
+        for gid in ids:
+            self.get(gid)
+        return len(ids)
+
+    def claim(self, game_id: str, invite: str, name: str | None = None) -> dict[str, Any]:
+        """Exchange an invite for the seat's own token (an invite works once)."""
+        live = self.get(game_id)
+        h = _hash(invite)
+        for i, s in enumerate(live.stored.seats):
+            if s["kind"] == "person" and s["invite"] == h:
+                token = secrets.token_urlsafe(24)
+                s["invite"] = None
+                s["token"] = _hash(token)
+                if name:
+                    live.stored.players[i] = name.strip()[:24] or live.stored.players[i]
+                    live.match.record.players[i] = live.stored.players[i]
+                    live.translators.clear()
+                live.stored.updated = self.clock()
+                self.store.save_row(live.stored)
+                return {"seat": i, "token": token}
+        raise ServiceError("this invite is not valid (any more)", code=ErrorCode.TOKEN)
+
+    # ------------------------------------------------------------------ connections
+    def seats_of(self, live: LiveGame, tokens: list[str]) -> frozenset[int]:
+        hashes = {_hash(t) for t in tokens if isinstance(t, str)}
+        seats = frozenset(i for i, s in enumerate(live.stored.seats) if s["token"] and s["token"] in hashes)
+        if len(seats) != len(hashes):
+            raise ServiceError("a token does not hold a seat of this game", code=ErrorCode.TOKEN)
+        return seats
+
+    async def connect(self, game_id: str, send: Send, *, tokens: list[str], admin: str | None,
+                      lang: str) -> Conn:
+        live = self.get(game_id)
+        if lang not in LANGUAGES:
+            raise ServiceError(f"unknown language {lang!r}", code=ErrorCode.OPTION)
+        seats = self.seats_of(live, tokens)
+        is_admin = bool(admin) and _hash(str(admin)) == live.stored.admin_hash
+        if admin and not is_admin:
+            raise ServiceError("wrong creator token", code=ErrorCode.TOKEN)
+        conn = Conn(send=send, seats=seats, admin=is_admin, lang=lang)
+        live.conns.add(conn)
+        for s in seats:
+            live.away_since.pop(s, None)
+            live.stored.seats[s]["left"] = False
+        await self._broadcast(live)
+        return conn
+
+    async def disconnect(self, game_id: str, conn: Conn) -> None:
+        live = self.live.get(game_id)
+        if live is None or conn not in live.conns:
+            return
+        live.conns.discard(conn)
+        now = self.clock()
+        for s in conn.seats:
+            if not live.connected(s):
+                live.away_since[s] = now
+        await self._broadcast(live)
+
+    async def handle(self, game_id: str, conn: Conn, raw: str) -> None:
+        """One client message; errors go back to that connection only and change nothing."""
+        try:
+            if len(raw.encode()) > MAX_MESSAGE:
+                raise ServiceError(f"message too large (over {MAX_MESSAGE} bytes)", code=ErrorCode.TOO_LARGE)
+            try:
+                msg = json.loads(raw)
+            except json.JSONDecodeError as exc:
+                raise ServiceError(f"malformed JSON: {exc.msg}", code=ErrorCode.MALFORMED) from None
+            if not isinstance(msg, dict):
+                raise ServiceError("expected a JSON object", code=ErrorCode.MALFORMED)
+            await self._dispatch(self.get(game_id), conn, msg)
+        except TableroError as exc:
+            await conn.send(json.dumps({"type": "error", "code": str(exc.code), "message": str(exc)}))
+
+    async def _dispatch(self, live: LiveGame, conn: Conn, msg: dict[str, Any]) -> None:
+        kind = msg.get("type")
+        if kind == "ping":
+            await conn.send(json.dumps({"type": "pong"}))
+            return
+        if kind in ("act", "undo", "leave", "reclaim"):
+            seat = msg.get("seat")
+            if not isinstance(seat, int) or seat not in conn.seats:
+                raise ServiceError("this connection does not hold that seat", code=ErrorCode.TOKEN)
+            if kind == "act":
+                text = msg.get("action")
+                if not isinstance(text, str):
+                    raise ServiceError("act: 'action' must be the move's text", code=ErrorCode.MALFORMED)
+                await self.act(live, seat, msg.get("version"), text)
+            elif kind == "undo":
+                await self.undo(live, seat, msg.get("version"))
+            elif kind == "leave":
+                live.stored.seats[seat]["left"] = True
+                self.store.save_row(live.stored)
+                await self._broadcast(live)
+            else:
+                await self.reclaim(live, seat)
+            return
+        if kind == "replace":
+            if not conn.admin:
+                raise ServiceError("only the game's creator may hand a seat to a bot", code=ErrorCode.TOKEN)
+            seat, bot = msg.get("seat"), msg.get("bot", "greedy")
+            if not isinstance(seat, int) or not isinstance(bot, str):
+                raise ServiceError("replace: give 'seat' and 'bot'", code=ErrorCode.MALFORMED)
+            await self.replace(live, seat, bot)
+            return
+        raise ServiceError(f"unknown message type {kind!r}", code=ErrorCode.MALFORMED)
+
+    # ------------------------------------------------------------------ changes
+    def _check_version(self, live: LiveGame, version: object) -> None:
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise ServiceError("give the 'version' of the table you saw", code=ErrorCode.MALFORMED)
+        if version != live.version:
+            raise ServiceError(
+                f"the table has changed (version {live.version}, you saw {version})", code=ErrorCode.STALE)
+
+    async def act(self, live: LiveGame, seat: int, version: object, text: str) -> None:
+        async with live.lock:
+            self._check_version(live, version)
+            if live.controller(seat) is not None:
+                raise ServiceError("a bot plays this seat now; take it back first", code=ErrorCode.NOT_YOUR_TURN)
+            start = live.version
+            live.match.act(seat, text)
+            self._after_change(live, start, {seat})
+        await self._broadcast(live)
+        self._kick_bots(live)
+
+    async def undo(self, live: LiveGame, seat: int, version: object) -> None:
+        async with live.lock:
+            self._check_version(live, version)
+            start = live.version
+            live.match.undo(seat)
+            self._after_change(live, start, {seat})
+        await self._broadcast(live)
+
+    async def replace(self, live: LiveGame, seat: int, bot: str) -> None:
+        if not 0 <= seat < len(live.stored.seats):
+            raise ServiceError(f"no seat {seat}", code=ErrorCode.PLAYERS)
+        s = live.stored.seats[seat]
+        if s["kind"] == "bot" or s["replaced"] is not None:
+            raise ServiceError("a bot already plays this seat", code=ErrorCode.PLAYERS)
+        away = live.away_since.get(seat)
+        gone = s["left"] or (away is not None and self.clock() - away >= live.stored.settings["away_seconds"])
+        if not gone:
+            raise ServiceError("that player is still here", code=ErrorCode.PLAYERS)
+        try:
+            make_bot(bot, live.game.id)
+        except UnknownBotError as exc:
+            raise ServiceError(str(exc), code=ErrorCode.PLAYERS) from None
+        async with live.lock:
+            s["replaced"] = bot
+            live.stored.deadlines.pop(str(seat), None)
+            self.store.save_row(live.stored)
+        await self._broadcast(live)
+        self._kick_bots(live)
+
+    async def reclaim(self, live: LiveGame, seat: int) -> None:
+        async with live.lock:
+            live.stored.seats[seat]["replaced"] = None
+            live.stored.seats[seat]["left"] = False
+            self._update_deadlines(live, set())
+            self.store.save_row(live.stored)
+        await self._broadcast(live)
+
+    def _after_change(self, live: LiveGame, start: int, acted: set[int]) -> None:
+        """Commit the entries from ``start`` on; on failure, reload from the store and raise."""
+        stored = live.stored
+        stored.entries = list(live.match.record.entries)
+        stored.updated = self.clock()
+        self._update_deadlines(live, acted)
+        self._set_status(live)
+        try:
+            self.store.append(stored, start)
+        except Exception:
+            self.live.pop(stored.id, None)
+            raise
+        self.commits += 1
+        if self.crash_after_commits is not None and self.commits >= self.crash_after_commits:
+            os._exit(3)  # fault injection for the crash test: committed, not yet broadcast
+
+    def _set_status(self, live: LiveGame) -> None:
+        live.stored.status = "over" if live.match.is_over() else "running"
+
+    def _update_deadlines(self, live: LiveGame, acted: set[int]) -> None:
+        secs = live.stored.settings.get("move_seconds", 0)
+        d = live.stored.deadlines
+        pending = set(live.match.pending())
+        for k in list(d):
+            if int(k) in acted or int(k) not in pending:
+                del d[k]
+        if not secs:
+            return
+        now = self.clock()
+        for p in pending:
+            if p >= 0 and live.controller(p) is None and str(p) not in d:
+                d[str(p)] = now + secs
+
+    # ------------------------------------------------------------------ bots and clocks
+    def _bot_move(self, live: LiveGame) -> bool:
+        """Let one bot (or the clock's stand-in) decide; True if something was applied."""
+        m = live.match
+        now = self.clock()
+        for p in m.pending():
+            name = live.controller(p)
+            if name is None:
+                deadline = live.stored.deadlines.get(str(p))
+                if deadline is None or now < deadline:
+                    continue
+                name = "greedy" if "greedy" in bot_names(live.game.id) else "random"
+            bot = make_bot(name, live.game.id)
+            rng = Random(derive_seed(live.stored.seed, "bot", p, live.version))
+            start = live.version
+            m.act(p, bot.choose(m.view(p), m.legal(p), rng))
+            self._after_change(live, start, {p})
+            return True
+        return False
+
+    def _kick_bots(self, live: LiveGame) -> None:
+        if live.bots_running or live.match.is_over():
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # not in an event loop (creation from sync code): the first connection kicks
+        live.bots_running = True
+        task = loop.create_task(self._run_bots(live))
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("bot task failed", exc_info=task.exception())
+
+    async def _run_bots(self, live: LiveGame) -> None:
+        try:
+            while True:
+                if self.bot_delay:
+                    await asyncio.sleep(self.bot_delay)
+                async with live.lock:
+                    moved = self._bot_move(live)
+                if not moved:
+                    return
+                await self._broadcast(live)
+                if not self.bot_delay:
+                    await asyncio.sleep(0)
+        finally:
+            live.bots_running = False
+
+    async def tick(self) -> None:
+        """Run the per-move clocks: a bot moves for every seat whose time is up."""
+        now = self.clock()
+        for live in list(self.live.values()):
+            if any(now >= t for t in live.stored.deadlines.values()):
+                self._kick_bots(live)
+
+    async def settle(self) -> None:
+        """Wait until no bot task is running (tests)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    # ------------------------------------------------------------------ telling
+    def public_seats(self, live: LiveGame) -> list[dict[str, Any]]:
+        now = self.clock()
+        out = []
+        for i, s in enumerate(live.stored.seats):
+            away = live.away_since.get(i)
+            out.append({
+                "name": live.stored.players[i],
+                "kind": s["kind"],
+                "bot": live.controller(i),
+                "replaced": s["replaced"] is not None,
+                "claimed": s["kind"] != "person" or s["invite"] is None,
+                "connected": s["kind"] == "bot" or live.connected(i),
+                "away": None if away is None or s["kind"] == "bot" else round(now - away, 1),
+                "left": bool(s["left"]),
+                "letter": SEAT_LETTERS[i],
+                "colour": SEAT_COLOURS[i],
+            })
+        return out
+
+    def payloads(self, live: LiveGame, conn: Conn) -> list[dict[str, Any]]:
+        viewers: list[int | None] = [*sorted(conn.seats)] or [None]
+        seats = self.public_seats(live)
+        out = []
+        for v in viewers:
+            since = conn.sent.get(v, 0)
+            p = seat_payload(live.match, v, live.tr(conn.lang), seats=seats, log_since=since,
+                             deadlines=live.stored.deadlines, now=self.clock())
+            p["game_id"] = live.stored.id
+            p["game"] = live.game.id
+            p["title"] = live.game.title
+            p["admin"] = conn.admin
+            p["rematch"] = live.stored.rematch
+            p["away_seconds"] = live.stored.settings["away_seconds"]
+            out.append(p)
+            conn.sent[v] = live.version
+        return out
+
+    async def _broadcast(self, live: LiveGame) -> None:
+        for conn in list(live.conns):
+            try:
+                for p in self.payloads(live, conn):
+                    await conn.send(json.dumps(p))
+            except Exception:
+                live.conns.discard(conn)
+
+    # ------------------------------------------------------------------ lists, records, rematch
+    def listing(self) -> list[dict[str, Any]]:
+        out = []
+        for g in self.store.recent(50):
+            open_seats = [i for i, s in enumerate(g.seats) if s["kind"] == "person" and s["invite"]]
+            out.append({"id": g.id, "game": g.game, "title": get_game(g.game).title if g.game in GAMES else g.game,
+                        "players": g.players, "status": g.status, "open_seats": open_seats,
+                        "entries": g.version, "updated": g.updated})
+        return out
+
+    def record(self, game_id: str) -> dict[str, Any]:
+        live = self.get(game_id)
+        if not live.match.is_over():
+            raise ServiceError("the record is published when the game is over", code=ErrorCode.NOT_OVER)
+        return live.match.record.to_json()
+
+    async def rematch(self, game_id: str, tokens: list[str]) -> dict[str, Any]:
+        """The same table again, each seat in its place: a seat's old token claims its new seat.
+
+        The first player to ask creates the new game; every holder of an old seat token who
+        asks later gets that seat's new token (bots stay bots).
+        """
+        live = self.get(game_id)
+        self.seats_of(live, tokens)
+        if not tokens:
+            raise ServiceError("only a player of this game may ask for a rematch", code=ErrorCode.TOKEN)
+        if not live.match.is_over():
+            raise ServiceError("the game is not over", code=ErrorCode.NOT_OVER)
+        if live.stored.rematch is None:
+            spec = {"game": live.game.id, "options": dict(live.stored.options),
+                    "move_seconds": live.stored.settings["move_seconds"],
+                    "away_seconds": live.stored.settings["away_seconds"],
+                    "seats": [{"kind": "bot" if s["kind"] == "bot" else "person", "bot": s["bot"],
+                               "name": live.stored.players[i]} for i, s in enumerate(live.stored.seats)]}
+            created = self.create(spec)
+            new = self.get(created["id"])
+            for i, s in enumerate(live.stored.seats):
+                new.stored.seats[i]["prev_token"] = s["token"]
+            live.stored.rematch = created["id"]
+            self.store.save_row(live.stored)
+            self.store.save_row(new.stored)
+            await self._broadcast(live)
+        new = self.get(live.stored.rematch)
+        hashes = {_hash(t) for t in tokens}
+        out: dict[str, Any] = {"id": new.stored.id, "tokens": {}}
+        for i, s in enumerate(new.stored.seats):
+            if s["kind"] == "person" and s.get("prev_token") in hashes:
+                t = secrets.token_urlsafe(24)
+                s["token"] = _hash(t)
+                s["invite"] = None
+                s["prev_token"] = None
+                out["tokens"][i] = t
+        self.store.save_row(new.stored)
+        return out
+
+    async def close(self) -> None:
+        for t in list(self._tasks):
+            t.cancel()
+        with contextlib.suppress(Exception):
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)

@@ -1,0 +1,488 @@
+/* tablero web client: lobby, join page and table. Plain JavaScript, no build step.
+ *
+ * The table speaks to the server over one WebSocket. Every update it receives is one
+ * viewer's payload (built by the server from that seat's observation). A device may hold
+ * several seats (hot-seat): it then shows one seat at a time, with a hand-over screen that
+ * hides the previous player's table before the next player looks.
+ */
+"use strict";
+(function () {
+  const LANGS = ["en", "de"];
+  let lang = localStorage.getItem("tablero:lang") ||
+    ((navigator.language || "en").toLowerCase().startsWith("de") ? "de" : "en");
+  if (!LANGS.includes(lang)) lang = "en";
+  let UI = {};
+
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "class") e.className = v;
+      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+      else if (k === "text") e.textContent = v;
+      else e.setAttribute(k, v === true ? "" : v);
+    }
+    for (const c of children.flat()) {
+      if (c === null || c === undefined || c === false) continue;
+      e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    }
+    return e;
+  }
+
+  function t(key, params) {
+    let s = UI[key] || key;
+    for (const [k, v] of Object.entries(params || {})) s = s.split("{" + k + "}").join(String(v));
+    return s;
+  }
+
+  async function api(method, url, body) {
+    const r = await fetch(url, {
+      method, headers: body ? { "content-type": "application/json" } : {},
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const data = await r.json().catch(() => ({}));
+    if (!r.ok) throw new Error((data.error && data.error.message) || r.statusText);
+    return data;
+  }
+
+  async function loadUI() {
+    UI = await api("GET", "/api/i18n/" + lang);
+    document.documentElement.lang = lang;
+  }
+
+  function langSwitch(onChange) {
+    const nav = el("nav", { class: "langs", "aria-label": "Language / Sprache" });
+    for (const l of LANGS) {
+      nav.append(el("button", {
+        class: l === lang ? "lang active" : "lang", type: "button", "aria-pressed": String(l === lang),
+        onclick: async () => { lang = l; localStorage.setItem("tablero:lang", l); await loadUI(); onChange(); },
+      }, l === "de" ? "Deutsch" : "English"));
+    }
+    return nav;
+  }
+
+  // ---------------------------------------------------------------- stored seats
+  function saved(id) {
+    try { return JSON.parse(localStorage.getItem("tablero:game:" + id)) || { tokens: [], admin: null }; }
+    catch (e) { return { tokens: [], admin: null }; }
+  }
+  function save(id, data) { localStorage.setItem("tablero:game:" + id, JSON.stringify(data)); }
+  function tableLink(id, data) {
+    const h = "t=" + (data.tokens || []).join(",") + (data.admin ? "&a=" + data.admin : "");
+    return "/game/" + id + "#" + h;
+  }
+
+  // ---------------------------------------------------------------- lobby
+  async function lobby() {
+    await loadUI();
+    const meta = await api("GET", "/api/meta");
+    const draw = () => {
+      document.getElementById("langs").replaceWith(Object.assign(langSwitch(draw), { id: "langs" }));
+      document.querySelector(".intro p").textContent = t("lobby.intro");
+      document.querySelector("#create h2").textContent = t("lobby.create");
+      document.querySelectorAll(".card h2")[1].textContent = t("lobby.games");
+      drawForm(meta);
+      listGames();
+    };
+    draw();
+    setInterval(listGames, 5000);
+  }
+
+  function drawForm(meta) {
+    const form = document.getElementById("create-form");
+    form.replaceChildren();
+    const state = { game: meta.games[0].id, players: 0 };
+    const gameSel = el("select", { id: "f-game", name: "game" },
+      meta.games.map(g => el("option", { value: g.id }, g.title)));
+    const playersSel = el("select", { id: "f-players", name: "players" });
+    const opts = el("div", { class: "options" });
+    const seats = el("div", { class: "seats" });
+    const clock = el("input", { id: "f-clock", type: "number", min: "0", step: "5", value: "0" });
+    const away = el("input", { id: "f-away", type: "number", min: "0", step: "10", value: "60" });
+    const game = () => meta.games.find(g => g.id === gameSel.value);
+    function fillPlayers() {
+      const g = game();
+      playersSel.replaceChildren(...Array.from({ length: g.max_players - g.min_players + 1 },
+        (_, i) => el("option", { value: g.min_players + i }, String(g.min_players + i))));
+      playersSel.value = String(Math.max(g.min_players, Math.min(g.max_players, 3)));
+      opts.replaceChildren(...g.options.map(o => {
+        let input;
+        if (typeof o.default === "boolean") {
+          input = el("input", { type: "checkbox", name: "opt:" + o.name, id: "opt-" + o.name, checked: o.default });
+        } else if (o.choices.length) {
+          input = el("select", { name: "opt:" + o.name, id: "opt-" + o.name },
+            o.choices.map(c => el("option", { value: c, selected: String(o.default) === c }, c)));
+        } else {
+          input = el("input", { name: "opt:" + o.name, id: "opt-" + o.name, value: String(o.default) });
+        }
+        return el("label", { class: "opt", title: o.help }, el("span", {}, o.name), input);
+      }));
+      fillSeats();
+    }
+    function fillSeats() {
+      const g = game();
+      const n = Number(playersSel.value);
+      const kinds = [["you", t("seat.you")], ["local", t("seat.local")], ["person", t("seat.person")]]
+        .concat(g.bots.map(b => ["bot:" + b, t("seat.bot", { bot: b })]));
+      seats.replaceChildren(...Array.from({ length: n }, (_, i) => el("div", { class: "seat-row" },
+        el("span", { class: "seat-chip seat-" + i }, String.fromCharCode(65 + i)),
+        el("select", { name: "kind" + i, id: "f-kind-" + i, "aria-label": t("seat.kind", { n: i + 1 }) },
+          kinds.map(([v, label]) => el("option", {
+            value: v, selected: i === 0 ? v === "you" : v === "bot:" + (g.bots.includes("greedy") ? "greedy" : "random"),
+          }, label))),
+        el("input", { name: "name" + i, id: "f-name-" + i, placeholder: t("seat.name"), maxlength: "24",
+          "aria-label": t("seat.name") }))));
+    }
+    gameSel.addEventListener("change", fillPlayers);
+    playersSel.addEventListener("change", fillSeats);
+    form.append(
+      el("label", {}, el("span", {}, t("lobby.game")), gameSel),
+      el("label", {}, el("span", {}, t("lobby.players")), playersSel),
+      el("fieldset", {}, el("legend", {}, t("lobby.options")), opts),
+      el("fieldset", {}, el("legend", {}, t("lobby.seats")), seats),
+      el("details", {}, el("summary", {}, t("lobby.more")),
+        el("label", {}, el("span", {}, t("lobby.clock")), clock),
+        el("label", {}, el("span", {}, t("lobby.away")), away)),
+      el("button", { type: "submit", id: "f-create", class: "primary" }, t("lobby.start")),
+      el("p", { class: "error", id: "f-error", role: "alert" }));
+    fillPlayers();
+    form.onsubmit = async (ev) => {
+      ev.preventDefault();
+      const g = game();
+      const options = {};
+      for (const o of g.options) {
+        const input = document.getElementById("opt-" + o.name);
+        options[o.name] = input.type === "checkbox" ? input.checked : input.value;
+      }
+      const seatList = [];
+      for (let i = 0; i < Number(playersSel.value); i++) {
+        const k = document.getElementById("f-kind-" + i).value;
+        const name = document.getElementById("f-name-" + i).value;
+        seatList.push(k.startsWith("bot:") ? { kind: "bot", bot: k.slice(4), name } : { kind: k, name });
+      }
+      try {
+        const res = await api("POST", "/api/games", {
+          game: g.id, options, seats: seatList,
+          move_seconds: Number(clock.value) || 0, away_seconds: Number(away.value) || 0,
+        });
+        const data = { tokens: Object.values(res.tokens), admin: res.admin };
+        save(res.id, data);
+        const invites = Object.entries(res.invites);
+        if (!invites.length) { location.href = tableLink(res.id, data); return; }
+        const box = document.getElementById("created");
+        box.hidden = false;
+        box.replaceChildren(el("h2", {}, t("lobby.invites")),
+          el("p", {}, t("lobby.invites_help")),
+          el("ul", { class: "invites" }, invites.map(([seat, inv]) => {
+            const url = location.origin + "/join/" + res.id + "/" + inv;
+            return el("li", {}, el("span", { class: "seat-chip seat-" + seat }, String.fromCharCode(65 + Number(seat))),
+              el("input", { readonly: true, value: url, class: "invite", "data-seat": seat, onfocus: (e) => e.target.select() }),
+              el("button", { type: "button", onclick: () => navigator.clipboard && navigator.clipboard.writeText(url) }, t("lobby.copy")));
+          })),
+          el("a", { href: tableLink(res.id, data), class: "button primary", id: "go-table" }, t("lobby.go")));
+      } catch (e) {
+        document.getElementById("f-error").textContent = e.message;
+      }
+    };
+  }
+
+  async function listGames() {
+    const box = document.getElementById("game-list");
+    if (!box) return;
+    let data;
+    try { data = await api("GET", "/api/games"); } catch (e) { return; }
+    if (!data.games.length) { box.replaceChildren(el("p", { class: "muted" }, t("lobby.none"))); return; }
+    box.replaceChildren(el("ul", { class: "games" }, data.games.map(g => {
+      const mine = saved(g.id).tokens.length > 0;
+      const status = g.status === "over" ? t("status.over") : g.open_seats.length
+        ? t("status.open", { n: g.open_seats.length }) : t("status.running");
+      return el("li", {}, el("strong", {}, g.title), " ", el("span", {}, g.players.join(", ")), " ",
+        el("span", { class: "muted" }, status), " ",
+        el("a", { href: mine ? tableLink(g.id, saved(g.id)) : "/game/" + g.id }, mine ? t("lobby.resume") : t("lobby.watch")));
+    })));
+  }
+
+  // ---------------------------------------------------------------- join
+  async function join() {
+    await loadUI();
+    const id = document.body.dataset.id;
+    const invite = location.pathname.split("/").pop();
+    const box = document.getElementById("join");
+    const name = el("input", { id: "j-name", placeholder: t("seat.name"), maxlength: "24", "aria-label": t("seat.name") });
+    const err = el("p", { class: "error", role: "alert" });
+    box.replaceChildren(el("p", {}, t("join.text")), name,
+      el("button", {
+        id: "j-go", class: "primary", onclick: async () => {
+          try {
+            const res = await api("POST", "/api/games/" + id + "/claim", { invite, name: name.value });
+            const data = saved(id);
+            data.tokens = Array.from(new Set(data.tokens.concat([res.token])));
+            save(id, data);
+            location.replace(tableLink(id, data));
+          } catch (e) { err.textContent = e.message; }
+        },
+      }, t("join.go")), err);
+  }
+
+  // ---------------------------------------------------------------- table
+  function renderMessage(cat, seats, id, params) {
+    const tpl = cat[id];
+    const val = (k, v) => {
+      if (v && typeof v === "object" && v.message) return renderMessage(cat, seats, v.message.id, v.message.params);
+      if (Array.isArray(v)) {
+        if (k === "seats" || k.endsWith("_seats")) return v.map(x => seatName(seats, x)).join(", ");
+        return v.map(x => val("", x)).join(", ");
+      }
+      if (typeof v === "number" && (k === "seat" || k.endsWith("_seat"))) return seatName(seats, v);
+      return v === null || v === undefined ? "" : String(v);
+    };
+    if (tpl === undefined) return id;
+    return tpl.replace(/\{(\w+)(?:[^}]*)\}/g, (_, k) => val(k, (params || {})[k]));
+  }
+  function seatName(seats, i) { return seats[i] ? seats[i].name : "#" + (i + 1); }
+
+  async function table() {
+    await loadUI();
+    const id = document.body.dataset.id;
+    const gameId = document.body.dataset.game;
+    const data = saved(id);
+    const h = new URLSearchParams(location.hash.slice(1));
+    if (h.get("t")) data.tokens = Array.from(new Set(data.tokens.concat(h.get("t").split(",").filter(Boolean))));
+    if (h.get("a")) data.admin = h.get("a");
+    save(id, data);
+    const S = {
+      id, gameId, data, payloads: {}, logs: {}, active: null, shown: null, filter: null, ws: null,
+      cat: {}, error: "", status: "connecting", retry: 0, handover: false, lastVersion: {},
+    };
+    const app = document.getElementById("app");
+    S.cat = await api("GET", "/api/catalogue/" + gameId + "/" + lang);
+
+    function send(msg) {
+      if (S.ws && S.ws.readyState === 1) S.ws.send(JSON.stringify(msg));
+    }
+    function connect() {
+      const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/" + id);
+      S.ws = ws;
+      ws.onopen = () => {
+        S.status = "live"; S.retry = 0; S.logs = {};
+        ws.send(JSON.stringify({ type: "hello", tokens: data.tokens, admin: data.admin, lang }));
+      };
+      ws.onmessage = (ev) => {
+        const msg = JSON.parse(ev.data);
+        if (msg.type === "error") { S.error = msg.message; draw(); return; }
+        if (msg.type !== "update") return;
+        const key = msg.viewer === null ? "spectator" : String(msg.viewer);
+        const log = msg.log_since === 0 ? [] : (S.logs[key] || []);
+        const prev = S.payloads[key];
+        S.lastVersion[key] = prev ? prev.version : msg.version;
+        for (const line of log) line.fresh = false;
+        for (const line of msg.log) { line.fresh = msg.log_since > 0; log.push(line); }
+        S.logs[key] = log.slice(-400);
+        S.payloads[key] = msg;
+        if (prev && prev.version !== msg.version) { S.filter = null; S.error = ""; }
+        pickActive();
+        draw();
+      };
+      ws.onclose = () => {
+        S.status = "offline"; draw();
+        S.retry = Math.min(S.retry + 1, 6);
+        setTimeout(connect, 300 * S.retry);
+      };
+    }
+
+    function localSeats() { return Object.keys(S.payloads).filter(k => k !== "spectator").map(Number); }
+    function pickActive() {
+      const mine = localSeats();
+      if (!mine.length) { S.active = "spectator"; return; }
+      const any = S.payloads[String(mine[0])];
+      const pending = mine.filter(s => any.pending.includes(s) && !any.seats[s].bot);
+      let next = S.active;
+      if (next === null || next === "spectator" || !mine.includes(Number(next))) next = String(mine[0]);
+      if (pending.length && !pending.includes(Number(next))) next = String(pending[0]);
+      if (mine.length > 1 && S.shown !== null && next !== S.shown) S.handover = true;
+      S.active = next;
+    }
+
+    function boardApi(p) {
+      return {
+        lang,
+        legal: p.legal,
+        msg: (mid, params) => renderMessage(S.cat, p.seats, mid, params || {}),
+        seat: (i) => p.seats[i],
+        choose: (texts) => {
+          const legal = new Set(p.legal.map(l => l.text));
+          const ok = (texts || []).filter(x => legal.has(x));
+          if (ok.length === 1) act(ok[0]);
+          else if (ok.length > 1) { S.filter = ok; draw(); const f = document.querySelector(".moves button"); if (f) f.focus(); }
+        },
+      };
+    }
+
+    function act(text) {
+      const p = S.payloads[S.active];
+      S.filter = null;
+      send({ type: "act", seat: p.viewer, version: p.version, action: text });
+    }
+
+    function draw() {
+      const p = S.payloads[S.active];
+      app.replaceChildren();
+      const header = el("header", { class: "top" },
+        el("h1", {}, el("a", { href: "/", class: "home" }, "tablero"), " · ", document.title.split(" — ")[0]),
+        el("span", { class: "conn " + S.status, role: "status" }, t("conn." + S.status)),
+        langSwitch(async () => { S.cat = await api("GET", "/api/catalogue/" + gameId + "/" + lang); reconnect(); }));
+      app.append(header);
+      if (!p) { app.append(el("p", { class: "loading" }, t("conn.connecting"))); if (S.error) app.append(el("p", { class: "error", role: "alert" }, S.error)); return; }
+      if (S.handover) {
+        const name = p.seats[p.viewer].name;
+        app.append(el("section", { class: "handover card", role: "dialog", "aria-modal": "true" },
+          el("h2", {}, t("handover.title", { name })),
+          el("p", {}, t("handover.text", { name })),
+          el("button", {
+            class: "primary", id: "handover-go", onclick: () => { S.handover = false; S.shown = S.active; draw(); },
+          }, t("handover.go", { name }))));
+        const b = document.getElementById("handover-go"); if (b) b.focus();
+        return;
+      }
+      S.shown = S.active;
+      app.append(seatBar(p));
+      const main = el("div", { class: "layout" });
+      const boardBox = el("section", { class: "board", "aria-label": t("table.board") });
+      const side = el("aside", { class: "side" });
+      main.append(boardBox, side);
+      app.append(main);
+      const presenter = (window.TableroBoards || {})[gameId];
+      try {
+        if (presenter) presenter.render(boardBox, p, boardApi(p));
+        else boardBox.append(el("pre", {}, JSON.stringify(p.view, null, 1)));
+      } catch (e) {
+        boardBox.append(el("p", { class: "error" }, "board: " + e.message));
+        console.error(e);
+      }
+      side.append(turnBox(p), movesBox(p), adminBox(p), logBox(p));
+      if (p.result) app.append(endScreen(p));
+    }
+
+    function reconnect() { if (S.ws) { S.ws.onclose = null; S.ws.close(); } S.payloads = {}; connect(); draw(); }
+
+    function seatBar(p) {
+      const score = (i) => {
+        const v = p.view;
+        for (const k of ["scores", "vp", "score"]) if (Array.isArray(v[k])) return v[k][i];
+        return null;
+      };
+      return el("ol", { class: "seatbar", "aria-label": t("table.seats") }, p.seats.map((s, i) => el("li", {
+        class: "seat seat-" + i + (p.pending.includes(i) ? " to-act" : "") + (i === p.viewer ? " me" : ""),
+        style: "--seat:" + s.colour,
+      },
+        el("span", { class: "letter", "aria-hidden": "true" }, s.letter),
+        el("span", { class: "name" }, s.name),
+        s.bot ? el("span", { class: "tag" }, t("seat.botname", { bot: s.bot })) : null,
+        !s.connected && !s.bot ? el("span", { class: "tag away" }, s.claimed ? t("seat.away") : t("seat.invited")) : null,
+        score(i) !== null ? el("span", { class: "score", title: t("table.score") }, String(score(i))) : null,
+        p.clocks[String(i)] !== undefined ? el("span", { class: "clock" }, Math.ceil(p.clocks[String(i)]) + " s") : null,
+        p.pending.includes(i) ? el("span", { class: "sr" }, t("table.to_act")) : null,
+      )));
+    }
+
+    function turnBox(p) {
+      const box = el("div", { class: "turn", role: "status", "aria-live": "polite" });
+      if (p.result) { box.append(t("table.over")); return box; }
+      const mine = p.viewer !== null && p.pending.includes(p.viewer) && !p.seats[p.viewer].bot;
+      box.classList.toggle("mine", mine);
+      box.append(mine ? t("table.your_turn", { name: p.seats[p.viewer].name })
+        : t("table.waiting", { names: p.pending.map(i => p.seats[i].name).join(", ") }));
+      if (S.error) box.append(el("p", { class: "error", role: "alert" }, S.error));
+      return box;
+    }
+
+    function movesBox(p) {
+      const box = el("div", { class: "moves-box" });
+      if (p.viewer === null) return box;
+      const seat = p.seats[p.viewer];
+      if (seat.replaced) {
+        box.append(el("button", { id: "reclaim", onclick: () => send({ type: "reclaim", seat: p.viewer }) }, t("table.reclaim")));
+        return box;
+      }
+      const list = S.filter ? p.legal.filter(l => S.filter.includes(l.text)) : p.legal;
+      if (list.length) {
+        box.append(el("h2", {}, t("table.moves")));
+        if (S.filter) box.append(el("button", { class: "link", onclick: () => { S.filter = null; draw(); } }, t("table.all_moves")));
+        box.append(el("ul", { class: "moves" }, list.map((l, i) => el("li", {},
+          el("button", { type: "button", class: "move", "data-action": l.text, onclick: () => act(l.text) },
+            i < 9 ? el("kbd", {}, String(i + 1)) : null, " ", l.label)))));
+      }
+      const tools = el("div", { class: "tools" });
+      if (p.can_undo) tools.append(el("button", { id: "undo", onclick: () => send({ type: "undo", seat: p.viewer, version: p.version }) }, t("table.undo")));
+      if (!p.result) tools.append(el("button", { class: "link", id: "leave", onclick: () => { if (confirm(t("table.leave_q"))) send({ type: "leave", seat: p.viewer }); } }, t("table.leave")));
+      box.append(tools);
+      return box;
+    }
+
+    function adminBox(p) {
+      const box = el("div", { class: "admin" });
+      if (!p.admin || p.result) return box;
+      p.seats.forEach((s, i) => {
+        if (s.kind === "bot" || s.bot) return;
+        const gone = s.left || (s.away !== null && s.away >= p.away_seconds);
+        if (!gone) return;
+        box.append(el("p", {}, t("admin.gone", { name: s.name }), " ",
+          el("button", { class: "replace", "data-seat": i, onclick: () => send({ type: "replace", seat: i, bot: "greedy" }) }, t("admin.replace"))));
+      });
+      return box;
+    }
+
+    function logBox(p) {
+      const key = p.viewer === null ? "spectator" : String(p.viewer);
+      const lines = S.logs[key] || [];
+      const ol = el("ol", { class: "log", "aria-label": t("table.log") });
+      let fresh = 0;
+      for (const l of lines.slice(-150)) {
+        const li = el("li", { class: l.fresh ? "fresh" : "" }, l.text);
+        if (l.fresh) li.style.animationDelay = (Math.min(fresh++, 20) * 120) + "ms";
+        ol.append(li);
+      }
+      const box = el("div", { class: "log-box" }, el("h2", {}, t("table.log")), ol);
+      setTimeout(() => { ol.scrollTop = ol.scrollHeight; }, 0);
+      return box;
+    }
+
+    function endScreen(p) {
+      const r = p.result;
+      const order = p.seats.map((s, i) => i).sort((a, b) => r.ranks[a] - r.ranks[b]);
+      const box = el("section", { class: "end card", id: "end", role: "dialog", "aria-label": t("end.title") },
+        el("h2", {}, t("end.title")),
+        el("p", { class: "winners" }, r.winners.length ? t("end.winners", { names: r.winners.map(i => p.seats[i].name).join(", ") }) : t("end.nobody")),
+        el("ol", { class: "ranks" }, order.map(i => el("li", { class: "seat-" + i, style: "--seat:" + p.seats[i].colour },
+          el("span", { class: "letter" }, p.seats[i].letter), " ", r.ranks[i] + ". " + p.seats[i].name + " — " + r.scores[i]))),
+        el("a", { href: "/api/games/" + id + "/record", download: "tablero-" + id + ".json" }, t("end.record")), " ",
+        data.tokens.length ? el("button", { id: "rematch", class: "primary", onclick: rematch }, t("end.rematch")) : null,
+        el("button", { class: "link", onclick: (e) => e.target.closest(".end").remove() }, t("end.close")));
+      return box;
+    }
+
+    async function rematch() {
+      try {
+        const res = await api("POST", "/api/games/" + id + "/rematch", { tokens: data.tokens });
+        const nd = { tokens: Object.values(res.tokens), admin: null };
+        save(res.id, nd);
+        location.href = tableLink(res.id, nd);
+      } catch (e) { S.error = e.message; draw(); }
+    }
+
+    document.addEventListener("keydown", (e) => {
+      if (e.target && (e.target.tagName === "INPUT" || e.target.tagName === "SELECT")) return;
+      if (/^[1-9]$/.test(e.key)) {
+        const b = document.querySelectorAll(".moves button.move")[Number(e.key) - 1];
+        if (b) { e.preventDefault(); b.click(); }
+      } else if (e.key === "u" || e.key === "U") {
+        const b = document.getElementById("undo"); if (b) b.click();
+      }
+    });
+    setInterval(() => { if (S.ws && S.ws.readyState === 1) send({ type: "ping" }); }, 20000);
+    connect();
+    draw();
+  }
+
+  window.Tablero = { lobby, table, join, renderMessage };
+})();

@@ -1,0 +1,88 @@
+"""Server test fixtures: a fresh database per test, SQLite and a real PostgreSQL.
+
+``make test`` installs and starts PostgreSQL (scripts/services.sh) and sets
+``TABLERO_TEST_PG_URL``. Without it the PostgreSQL cases skip, except under ``CI=true``,
+where they fail.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from tablero.server.store import metadata
+
+
+class FakeClock:
+    """An injectable clock: tests move time by hand."""
+
+    def __init__(self, start: float = 1_000_000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def _pg_url() -> str | None:
+    url = os.environ.get("TABLERO_TEST_PG_URL")
+    if not url:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI=true but TABLERO_TEST_PG_URL is not set (make test starts PostgreSQL)")
+        return None
+    return url
+
+
+def _worker_db(base: str) -> str:
+    """One database per xdist worker, created on demand, emptied for each test."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    name = f"tablero_test_{worker}"
+    admin = create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        if conn.execute(text("select 1 from pg_database where datname = :n"), {"n": name}).first() is None:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+    admin.dispose()
+    url = base.rsplit("/", 1)[0] + "/" + name
+    engine = create_engine(url)
+    metadata.drop_all(engine)
+    engine.dispose()
+    return url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'tablero.db'}"
+        return
+    base = _pg_url()
+    if base is None:
+        pytest.skip("no PostgreSQL (set TABLERO_TEST_PG_URL; make test does)")
+    yield _worker_db(base)
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'tablero.db'}"
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+def recv(ws: Any) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(ws.receive_text())
+    return data
+
+
+def hello(ws: Any, tokens: list[str], admin: str | None = None, lang: str = "en") -> dict[str, Any]:
+    ws.send_text(json.dumps({"type": "hello", "tokens": tokens, "admin": admin, "lang": lang}))
+    return recv(ws)
