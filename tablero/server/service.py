@@ -522,18 +522,22 @@ class GameService:
         seats = self.public_seats(live)
         out = []
         for v in viewers:
-            since = conn.sent.get(v, 0)
-            p = seat_payload(live.match, v, live.tr(conn.lang), seats=seats, log_since=since,
-                             deadlines=live.stored.deadlines, now=self.clock())
-            p["game_id"] = live.stored.id
-            p["game"] = live.game.id
-            p["title"] = live.game.title
-            p["admin"] = conn.admin
-            p["rematch"] = live.stored.rematch
-            p["away_seconds"] = live.stored.settings["away_seconds"]
-            out.append(p)
+            out.append(self.payload(live, live.match, v, conn.lang, conn.sent.get(v, 0), conn.admin, seats))
             conn.sent[v] = live.version
         return out
+
+    def payload(self, live: LiveGame, match: Match[Any, Any, Any], viewer: int | None, lang: str, since: int,
+                admin: bool, seats: list[dict[str, Any]]) -> dict[str, Any]:
+        """One viewer's update: :func:`seat_payload` of ``match`` plus the table's public facts."""
+        p = seat_payload(match, viewer, live.tr(lang), seats=seats, log_since=since,
+                         deadlines=live.stored.deadlines, now=self.clock())
+        p["game_id"] = live.stored.id
+        p["game"] = live.game.id
+        p["title"] = live.game.title
+        p["admin"] = admin
+        p["rematch"] = live.stored.rematch
+        p["away_seconds"] = live.stored.settings["away_seconds"]
+        return p
 
     async def _broadcast(self, live: LiveGame) -> None:
         for conn in list(live.conns):

@@ -152,7 +152,8 @@
       const options = {};
       for (const o of g.options) {
         const input = document.getElementById("opt-" + o.name);
-        options[o.name] = input.type === "checkbox" ? input.checked : input.value;
+        const value = input.type === "checkbox" ? input.checked : input.value;
+        if (String(value) !== String(o.default)) options[o.name] = value;  // only what the player changed
       }
       const seatList = [];
       for (let i = 0; i < Number(playersSel.value); i++) {
@@ -333,6 +334,7 @@
         langSwitch(async () => { S.cat = await api("GET", "/api/catalogue/" + gameId + "/" + lang); reconnect(); }));
       app.append(header);
       if (!p) { app.append(el("p", { class: "loading" }, t("conn.connecting"))); if (S.error) app.append(el("p", { class: "error", role: "alert" }, S.error)); return; }
+      app.dataset.version = "";
       if (S.handover) {
         const name = p.seats[p.viewer].name;
         app.append(el("section", { class: "handover card", role: "dialog", "aria-modal": "true" },
@@ -345,6 +347,8 @@
         return;
       }
       S.shown = S.active;
+      app.dataset.version = String(p.version);
+      app.dataset.viewer = String(p.viewer);
       app.append(seatBar(p));
       const main = el("div", { class: "layout" });
       const boardBox = el("section", { class: "board", "aria-label": t("table.board") });
@@ -407,7 +411,7 @@
       const list = S.filter ? p.legal.filter(l => S.filter.includes(l.text)) : p.legal;
       if (list.length) {
         box.append(el("h2", {}, t("table.moves")));
-        if (S.filter) box.append(el("button", { class: "link", onclick: () => { S.filter = null; draw(); } }, t("table.all_moves")));
+        if (S.filter) box.append(el("button", { class: "link", id: "all-moves", onclick: () => { S.filter = null; draw(); } }, t("table.all_moves")));
         box.append(el("ul", { class: "moves" }, list.map((l, i) => el("li", {},
           el("button", { type: "button", class: "move", "data-action": l.text, onclick: () => act(l.text) },
             i < 9 ? el("kbd", {}, String(i + 1)) : null, " ", l.label)))));
