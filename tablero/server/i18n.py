@@ -66,6 +66,11 @@ UI: dict[str, dict[str, str]] = {
         "end.record": "Download the game record",
         "end.rematch": "Rematch",
         "end.close": "Close",
+        "error.action/stale_version": "The table changed before your move arrived; look again and choose.",
+        "error.action/not_your_turn": "It is not your turn.",
+        "error.action/illegal": "That move is not allowed now.",
+        "error.action/no_undo": "Nothing to take back now.",
+        "error.auth/token": "This link does not hold that seat.",
     },
     "de": {
         "lobby.intro": "El Grande, Don Carlo und Mafia Legend mit ihren genauen Regeln: online mit Freunden, "
@@ -130,5 +135,10 @@ UI: dict[str, dict[str, str]] = {
         "end.record": "Spielprotokoll herunterladen",
         "end.rematch": "Revanche",
         "end.close": "Schließen",
+        "error.action/stale_version": "Der Tisch hat sich vor deinem Zug geändert; sieh noch einmal hin und wähle.",
+        "error.action/not_your_turn": "Du bist nicht am Zug.",
+        "error.action/illegal": "Dieser Zug ist jetzt nicht erlaubt.",
+        "error.action/no_undo": "Jetzt gibt es nichts zurückzunehmen.",
+        "error.auth/token": "Dieser Link gehört nicht zu diesem Platz.",
     },
 }

@@ -9,7 +9,9 @@ redacted log (the leak tests check this as equality of payloads over re-dealt st
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
+from operator import itemgetter
 from typing import Any
 
 from tablero.core.match import Match
@@ -24,9 +26,10 @@ SEAT_LETTERS: tuple[str, ...] = ("A", "B", "C", "D", "E", "F")
 def log_lines(match: Match[Any, Any, Any], viewer: int | None, since: int, tr: Translator) -> list[dict[str, Any]]:
     """Log lines from record entry ``since`` on, as ``viewer`` sees them, rendered."""
     out: list[dict[str, Any]] = []
-    for i, e in match.events:
-        if i < since:
-            continue
+    events = match.events
+    # The log only grows, in record order: skip the lines sent before without looking at them.
+    for k in range(bisect_left(events, since, key=itemgetter(0)), len(events)):
+        i, e = events[k]
         m = e.for_viewer(viewer)
         if m is not None:
             out.append({"i": i, "text": tr(m)})

@@ -57,6 +57,15 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def _option_text(value: object) -> object:
+    """An option default as the lobby shows it: plain values as they are, mappings as ``k:v,...``."""
+    if isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, Mapping):
+        return ",".join(f"{k}:{v}" for k, v in value.items())
+    return str(value)
+
+
 def _new_id() -> str:
     return secrets.token_urlsafe(9)
 
@@ -139,7 +148,7 @@ class GameService:
                 "bots": list(bot_names(g.id)),
                 "options": [
                     {"name": o.name, "choices": list(o.choices), "help": o.help,
-                     "default": o.default if isinstance(o.default, (bool, int, str)) else str(o.default)}
+                     "default": _option_text(o.default)}
                     for o in g.options
                 ],
             })
@@ -287,14 +296,26 @@ class GameService:
 
     async def disconnect(self, game_id: str, conn: Conn) -> None:
         live = self.live.get(game_id)
-        if live is None or conn not in live.conns:
+        if live is None:
             return
-        live.conns.discard(conn)
-        now = self.clock()
-        for s in conn.seats:
-            if not live.connected(s):
-                live.away_since[s] = now
-        await self._broadcast(live)
+        if conn in live.conns:
+            live.conns.discard(conn)
+            now = self.clock()
+            for s in conn.seats:
+                if not live.connected(s):
+                    live.away_since[s] = now
+            await self._broadcast(live)
+        self._forget_if_done(live)
+
+    def _forget_if_done(self, live: LiveGame) -> None:
+        """Drop a finished game nobody watches from memory; :meth:`get` reloads it from the store.
+
+        Without this every game ever played stays in ``live``: memory grows without end, and
+        with it the pauses of Python's full garbage collections (hundreds of ms after minutes
+        of play), which every connected client then waits through.
+        """
+        if live.match.is_over() and not live.conns and self.live.get(live.stored.id) is live:
+            del self.live[live.stored.id]
 
     async def handle(self, game_id: str, conn: Conn, raw: str) -> None:
         """One client message; errors go back to that connection only and change nothing."""

@@ -30,6 +30,7 @@ def create_in_lobby(page: Any, base: str, game: str, kinds: list[str], options: 
     for i, kind in enumerate(kinds):
         page.select_option(f"#f-kind-{i}", kind)
     page.fill("#f-name-0", name)
+    page.screenshot(path=str(SHOTS / f"lobby-{game}.png"), full_page=True)
     page.click("#f-create")
 
 

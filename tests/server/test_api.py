@@ -252,3 +252,9 @@ def test_catalogues_and_words(sqlite_url: str, lang: str) -> None:
         assert "table.undo" in c.get(f"/api/i18n/{lang}").json()
         assert c.get("/static/games/el-grande/board.js").status_code == 200
         assert c.get("/static/app/app.js").status_code == 200
+
+
+def test_both_languages_have_every_word_of_the_web_client() -> None:
+    from tablero.server.i18n import UI
+
+    assert set(UI["en"]) == set(UI["de"])

@@ -270,7 +270,7 @@
       };
       ws.onmessage = (ev) => {
         const msg = JSON.parse(ev.data);
-        if (msg.type === "error") { S.error = msg.message; draw(); return; }
+        if (msg.type === "error") { S.error = UI["error." + msg.code] || msg.message; draw(); return; }
         if (msg.type !== "update") return;
         const key = msg.viewer === null ? "spectator" : String(msg.viewer);
         const log = msg.log_since === 0 ? [] : (S.logs[key] || []);
