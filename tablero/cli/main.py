@@ -7,6 +7,7 @@ incompatible record); 130 interrupted (Ctrl-C).
 
 from __future__ import annotations
 
+import gc
 import json
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -314,6 +315,12 @@ def serve(
     from tablero.server.app import create_app
 
     web = create_app(database, bot_delay=bot_delay)
+    # Fewer, cheaper garbage collections: the long-lived objects (modules, catalogues, loaded
+    # games) are frozen out of the collector and the youngest generation collects less often.
+    # Measured with `make bench-server`: p99 latency from 100-150 ms down to 24-44 ms.
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(20_000, 10, 10)
     typer.echo(f"tablero: http://{host}:{port}")
     uvicorn.run(web, host=host, port=port, ws_max_size=65_536, log_level="warning")
 
