@@ -48,7 +48,7 @@ class Match(Generic[S, A, V]):
     ) -> None:
         self.game = game
         self.undoable = undo
-        self._checkpoints: list[tuple[int, S, int]] = []
+        self._checkpoints: list[tuple[int, S]] = []
         self._checkpoint_seat: Player | None = None
         self.seed = seed if seed is not None else Random().getrandbits(63)
         self.rng = Random(derive_seed(self.seed, "chance"))
@@ -178,7 +178,7 @@ class Match(Generic[S, A, V]):
         if actor != self._checkpoint_seat:
             self._checkpoints.clear()
             self._checkpoint_seat = actor
-        self._checkpoints.append((len(self.record.entries), before, len(self.events)))
+        self._checkpoints.append((len(self.record.entries), before))
 
     def _undo_target(self, seat: Player) -> int | None:
         """Index into the checkpoints of ``seat``'s last decision that was put to it."""
@@ -203,11 +203,10 @@ class Match(Generic[S, A, V]):
         k = self._undo_target(seat) if self.undoable else None
         if k is None:
             raise IllegalActionError(f"seat {seat} has nothing to take back now", code=ErrorCode.UNDO)
-        index, before, _ = self._checkpoints[k]
+        index, before = self._checkpoints[k]
         del self._checkpoints[k:]
         self.state = before.clone()
         self.record.entries.append((seat, UNDO))
-        self.record.result = None
         self.events.append((len(self.record.entries) - 1, self._undo_event(seat, index)))
         self.advance()
 

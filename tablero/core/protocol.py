@@ -256,6 +256,14 @@ class Game(ABC, Generic[S, A, V]):
     def render(self, view: V, tr: Callable[[Message], str]) -> str:
         """A text picture of the table for the terminal (may use rich markup)."""
 
+    def table_data(self) -> dict[str, Any]:
+        """Public, fixed facts a table drawing needs (map values, card tables), JSON-ready.
+
+        Taken from the game's data module, so a board in the browser never keeps a copy that
+        could drift from the rules' data.
+        """
+        return {}
+
     def score_of(self, view: V, seat: int) -> float:
         """Current score of ``seat`` as shown in a view (for displays and bots)."""
         return 0.0

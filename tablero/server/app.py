@@ -129,6 +129,10 @@ def create_app(
         out.update(game.catalogue().get(lang, {}))
         return out
 
+    @app.get("/api/table-data/{game_id}")
+    async def table_data(game_id: str) -> dict[str, Any]:
+        return get_game(game_id).table_data()
+
     @app.get("/api/games")
     async def games() -> dict[str, Any]:
         return {"games": service.listing()}

@@ -513,11 +513,6 @@ class GameService:
             if any(now >= t for t in live.stored.deadlines.values()):
                 self._kick_bots(live)
 
-    async def settle(self) -> None:
-        """Wait until no bot task is running (tests)."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
-
     # ------------------------------------------------------------------ telling
     def public_seats(self, live: LiveGame) -> list[dict[str, Any]]:
         now = self.clock()

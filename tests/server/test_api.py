@@ -251,6 +251,7 @@ def test_catalogues_and_words(sqlite_url: str, lang: str) -> None:
             assert "core.undo" in cat
         assert "table.undo" in c.get(f"/api/i18n/{lang}").json()
         assert c.get("/static/games/el-grande/board.js").status_code == 200
+        assert c.get("/api/table-data/el-grande").json()["regions"][0] == "aragon"
         assert c.get("/static/app/app.js").status_code == 200
 
 

@@ -113,3 +113,8 @@ def code_bonus(code: tuple[int, ...]) -> int:
     if b == a + 1 and c == b + 1:
         return RUN_BONUS
     return 0
+
+
+def table_data() -> dict[str, object]:
+    """Country facts for the board drawing in the browser (``Game.table_data``)."""
+    return {"reconstructed": [c.id for c in COUNTRIES if c.reconstructed]}

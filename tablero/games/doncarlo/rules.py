@@ -418,6 +418,11 @@ class DonCarlo(Game[DonCarloState, DonCarloAction, Any]):
 
         return CATALOGUE
 
+    def table_data(self) -> dict[str, Any]:
+        from tablero.games.doncarlo.data import table_data
+
+        return table_data()
+
     def render(self, view: Any, tr: Callable[[Message], str]) -> str:
         from tablero.games.doncarlo.text import render
 

@@ -202,3 +202,17 @@ CLASS_SCORINGS: Final[dict[str, frozenset[int]]] = {
 
 COLOURS: Final = ("yellow", "red", "blue", "green", "magenta")
 LETTERS: Final = ("Y", "R", "B", "G", "M")
+
+
+def table_data() -> dict[str, object]:
+    """Map and card facts for the board drawing in the browser (``Game.table_data``)."""
+    return {
+        "regions": [r.id for r in REGIONS],
+        "values": [list(r.values) for r in REGIONS],
+        "castillo_values": list(CASTILLO_VALUES),
+        "tiles": [list(t) for t in TILES],
+        "card_ids": [c.id for c in CARD_TYPES],
+        "king_card": KING_CARD,
+        "power_caballeros": list(POWER_CABALLEROS),
+        "scoring_rounds": sorted(SCORING_ROUNDS),
+    }

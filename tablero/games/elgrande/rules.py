@@ -1069,6 +1069,11 @@ class ElGrande(Game[ElGrandeState, EGAction, Any]):
 
         return CATALOGUE
 
+    def table_data(self) -> dict[str, Any]:
+        from tablero.games.elgrande.data import table_data
+
+        return table_data()
+
     def render(self, view: Any, tr: Callable[[Message], str]) -> str:
         from tablero.games.elgrande.text import render
 

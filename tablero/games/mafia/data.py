@@ -298,3 +298,21 @@ M07_CHARACTERS: Final = 7
 M09_JOBS: Final = 3
 M10_MONEY: Final = 20
 M12_INFLUENCE: Final = 14
+
+
+def table_data() -> dict[str, object]:
+    """The card tables for the board drawing in the browser (``Game.table_data``)."""
+    return {
+        "actions": [{"id": c.id, "name": c.name, "kind": c.kind, "symbol": c.symbol, "stars": c.stars,
+                     "eye": c.eye, "fist": c.fist, "dollar": c.dollar, "dice": c.dice, "tag": c.tag,
+                     "covers": sorted(c.covers), "strength": c.strength} for c in ACTION_CARDS],
+        "money": dict(MONEY),
+        "characters": [{"id": c.id, "name": c.name, "colour": c.colour, "influence": c.influence,
+                        "bribe": c.bribe, "blackmail": c.blackmail, "dollars": c.dollars, "symbol": c.symbol,
+                        "gift": c.gift, "set": c.set, "four_only": c.four_only} for c in CHARACTERS],
+        "jobs": [{"id": j.id, "name": j.name, "dice_sum": j.dice_sum, "tags": list(j.tags), "ep": j.ep,
+                  "dollar": j.dollar, "failure": j.failure} for j in JOBS],
+        "events": dict(EVENTS),
+        "missions": dict(MISSIONS),
+        "powers": [{"id": p.id, "name": p.name, "threshold": p.threshold, "vp": p.vp} for p in POWERS],
+    }

@@ -1092,6 +1092,11 @@ class Mafia(Game[MafiaState, MLAction, Any]):
 
         return CATALOGUE
 
+    def table_data(self) -> dict[str, Any]:
+        from tablero.games.mafia.data import table_data
+
+        return table_data()
+
     def render(self, view: Any, tr: Callable[[Message], str]) -> str:
         from tablero.games.mafia.text import render
 

@@ -253,10 +253,11 @@
     save(id, data);
     const S = {
       id, gameId, data, payloads: {}, logs: {}, active: null, shown: null, filter: null, ws: null,
-      cat: {}, error: "", status: "connecting", retry: 0, handover: false, lastVersion: {},
+      cat: {}, data: {}, error: "", status: "connecting", retry: 0, handover: false,
     };
     const app = document.getElementById("app");
     S.cat = await api("GET", "/api/catalogue/" + gameId + "/" + lang);
+    S.data = await api("GET", "/api/table-data/" + gameId);
 
     function send(msg) {
       if (S.ws && S.ws.readyState === 1) S.ws.send(JSON.stringify(msg));
@@ -275,7 +276,6 @@
         const key = msg.viewer === null ? "spectator" : String(msg.viewer);
         const log = msg.log_since === 0 ? [] : (S.logs[key] || []);
         const prev = S.payloads[key];
-        S.lastVersion[key] = prev ? prev.version : msg.version;
         for (const line of log) line.fresh = false;
         for (const line of msg.log) { line.fresh = msg.log_since > 0; log.push(line); }
         S.logs[key] = log.slice(-400);
@@ -307,6 +307,7 @@
     function boardApi(p) {
       return {
         lang,
+        data: S.data,
         legal: p.legal,
         msg: (mid, params) => renderMessage(S.cat, p.seats, mid, params || {}),
         seat: (i) => p.seats[i],

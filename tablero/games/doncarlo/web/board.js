@@ -114,9 +114,8 @@
     },
   };
 
-  // Countries whose majority points are a reconstruction (data.py: reconstructed=True).
-  const RECONSTRUCTED = new Set(["egoistrien", "abrakadabria", "absurdistan", "protzland",
-    "land_8", "schwadronien"]);
+  // Countries whose majority points are a reconstruction: api.data (data.py, reconstructed=True).
+  let RECONSTRUCTED = new Set();
 
   const SVGNS = "http://www.w3.org/2000/svg";
   const CODE_RE = /^[0-6](\/[0-6]){0,3}$/;
@@ -299,6 +298,7 @@
   }
 
   function render(root, payload, api) {
+    RECONSTRUCTED = new Set((api.data && api.data.reconstructed) || []);
     const lang = (api && api.lang) || payload.lang || "en";
     const L = LABELS[lang] || LABELS.en;
     const view = payload.view || {};

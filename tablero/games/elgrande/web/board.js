@@ -7,20 +7,22 @@
 
   // ------------------------------------------------------------------ static game data
   // (mirrors tablero/games/elgrande/data.py; printed on the physical components)
-  const REGIONS = ["aragon", "castilla_la_nueva", "castilla_la_vieja", "cataluna", "galicia",
-    "granada", "pais_vasco", "sevilla", "valencia"];
-  const AREAS = REGIONS.concat(["castillo"]);
-  const CASTILLO = 9;
-  const VALUES = [[5, 4, 1], [7, 4, 2], [6, 4, 2], [4, 2, 1], [4, 2, 0], [6, 3, 1], [5, 3, 1],
-    [4, 3, 1], [5, 3, 2]];
-  const CASTILLO_VALUES = [5, 3, 1];
-  const TILES = [[8, 4, 0], [4, 0, 0]];
-  const CARD_IDS = ["1A", "1B", "1C", "1D", "1E", "1F", "1G", "1H", "1I", "2A", "2B", "2C", "2D",
-    "2E", "2F", "2G", "2H", "3A", "3B", "3C", "3D", "3E", "3F", "3G", "3H", "4A", "4B", "4C", "4D",
-    "4E", "4F", "4G", "5A"];
-  const KING_CARD = 32;
-  const POWER_CAB = [0, 6, 5, 5, 4, 4, 3, 3, 2, 2, 1, 1, 0, 0];
-  const SCORING_ROUNDS = [3, 6, 9];
+  // Filled once from api.data (Game.table_data, built from tablero/games/elgrande/data.py).
+  let REGIONS = [], AREAS = [], CASTILLO = 9, VALUES = [], CASTILLO_VALUES = [], TILES = [], CARD_IDS = [];
+  let KING_CARD = -1, POWER_CAB = [], SCORING_ROUNDS = [];
+  function loadData(d) {
+    if (REGIONS.length || !d || !d.regions) return;
+    REGIONS = d.regions;
+    AREAS = REGIONS.concat(["castillo"]);
+    CASTILLO = REGIONS.length;
+    VALUES = d.values;
+    CASTILLO_VALUES = d.castillo_values;
+    TILES = d.tiles;
+    CARD_IDS = d.card_ids;
+    KING_CARD = d.king_card;
+    POWER_CAB = d.power_caballeros;
+    SCORING_ROUNDS = d.scoring_rounds;
+  }
   const TURN_PHASES = ["intake", "intake_from", "take_card", "order", "place", "after_placement",
     "veto", "select_region", "move", "place_extra", "mode", "select_scoring", "return_from",
     "select_opponent", "tile", "king_to", "grande", "take_back", "court_from"];
@@ -213,6 +215,7 @@
 
   // ------------------------------------------------------------------ renderer
   function render(root, payload, api) {
+    loadData(api.data);
     const lang = (api && api.lang) || payload.lang || "en";
     const L = LABELS[lang] || LABELS.en;
     const v = payload.view || {};

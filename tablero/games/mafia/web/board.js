@@ -5,69 +5,34 @@
 (function () {
   "use strict";
 
-  // ------------------------------------------------------------------ card data (data.py)
-  const ACT = {};
-  function atk(id, n, sym, st, eye, fi, dl) { ACT[id] = { id, n, k: "attack", sym, st, eye: !!eye, fi, dl, di: 0, tag: "" }; }
-  function dfn(id, n, cov, str) { ACT[id] = { id, n, k: "defence", cov: cov.split(","), str, fi: 0, dl: 0, di: 0, tag: "" }; }
-  function tool(id, n, tag, di, fi, dl) { ACT[id] = { id, n, k: "tool", tag, di, fi, dl }; }
-  atk("A01", "Razzia", "badge", 0, 1, 3, 0);
-  atk("A02", "Großrazzia", "badge", 0, 0, 5, 1);
-  atk("A03", "Anonymer Hinweis", "badge", 0, 1, 2, 0);
-  atk("A04", "Anschlag", "cross", 0, 0, 4, 0);
-  atk("A05", "Überfall aus dem Auto", "cross", 0, 1, 3, 0);
-  atk("A06", "Der Profi", "cross", 0, 0, 6, 0);
-  atk("A07", "Abwerbung", "hand", 0, 0, 3, 1);
-  atk("A08", "Verlockendes Angebot", "hand", 0, 1, 4, 0);
-  atk("A09", "Doppelspiel", "hand", 0, 0, 5, 0);
-  atk("A10", "Schlagzeile", "star", 1, 0, 2, 0);
-  atk("A11", "Skandal", "star", 2, 0, 3, 0);
-  atk("A12", "Enthüllung", "star", 3, 0, 4, 0);
-  dfn("D01", "Anwalt", "badge", -1);
-  dfn("D02", "Leibwächter", "cross,hand", 4);
-  dfn("D03", "Familienehre", "hand", -1);
-  dfn("D04", "Dementi", "star", -1);
-  dfn("D05", "Alibi", "badge,cross,hand,star", 3);
-  dfn("D06", "Untertauchen", "badge,cross", 5);
-  tool("T01", "Lastwagen", "Fahrzeug", 2, 0, 0);
-  tool("T02", "Fluchtwagen", "Fahrzeug", 1, 1, 0);
-  tool("T03", "Maschinenpistole", "Waffe", 1, 3, 0);
-  tool("T04", "Revolver", "Waffe", 1, 2, 0);
-  tool("T05", "Schlagring", "Waffe", 0, 2, 0);
-  tool("T06", "Whiskeykiste", "Schnaps", 1, 0, 1);
-  tool("T07", "Schwarzbrennerei", "Schnaps", 2, 0, 0);
-  tool("T08", "Dietrich", "Werkzeug", 2, 0, 0);
-  tool("T09", "Dynamit", "Werkzeug", 1, 2, 0);
-  tool("T10", "Bauplan", "Werkzeug", 1, 0, 1);
-  tool("T11", "Schläger", "", 0, 3, 0);
-  tool("T12", "Drohbrief", "", 0, 2, 0);
-  tool("T13", "Kompromittierende Fotos", "", 0, 4, 0);
-  tool("T14", "Tippgeber", "", 1, 1, 1);
-  const MONEY = { G1: 1, G2: 2, G3: 3, G5: 5 };
-
-  const CHR = {};
-  function ch(id, n, c, inf, br, bl, d, sym, gift, set, four) {
-    CHR[id] = { id, n, c, inf, br, bl, d, sym: sym || "", gift: gift || 0, set: set || "", four: !!four };
+  // ------------------------------------------------------------------ card data
+  // Filled once from api.data (Game.table_data, built from tablero/games/mafia/data.py), so the
+  // board never keeps its own copy of the (R) card values.
+  const ACT = {}, CHR = {}, JOB = {}, EVENTS = {}, MISSIONS = {}, MONEY = {};
+  const POWERS = [];
+  let loaded = false;
+  function loadData(d) {
+    if (loaded || !d || !d.actions) return;
+    loaded = true;
+    for (const c of d.actions) {
+      if (c.kind === "attack") {
+        ACT[c.id] = { id: c.id, n: c.name, k: "attack", sym: c.symbol, st: c.stars, eye: c.eye, fi: c.fist, dl: c.dollar, di: 0, tag: "" };
+      } else if (c.kind === "defence") {
+        ACT[c.id] = { id: c.id, n: c.name, k: "defence", cov: c.covers, str: c.strength, fi: 0, dl: 0, di: 0, tag: "" };
+      } else {
+        ACT[c.id] = { id: c.id, n: c.name, k: "tool", tag: c.tag, di: c.dice, fi: c.fist, dl: c.dollar };
+      }
+    }
+    for (const c of d.characters) {
+      CHR[c.id] = { id: c.id, n: c.name, c: c.colour, inf: c.influence, br: c.bribe, bl: c.blackmail, d: c.dollars,
+        sym: c.symbol, gift: c.gift, set: c.set, four: c.four_only };
+    }
+    for (const j of d.jobs) JOB[j.id] = { id: j.id, n: j.name, sum: j.dice_sum, tags: j.tags, ep: j.ep, d: j.dollar, fail: j.failure };
+    for (const p of d.powers) POWERS.push({ id: p.id, n: p.name, th: p.threshold, vp: p.vp });
+    Object.assign(EVENTS, d.events);
+    Object.assign(MISSIONS, d.missions);
+    Object.assign(MONEY, d.money);
   }
-  ch("P1", "Bürgermeister", "POL", 4, 7, 9, 1, "E"); ch("P2", "Ausschussvorsitzender", "POL", 3, 6, 7, 1, "L");
-  ch("P3", "Parteiboss", "POL", 3, 5, 6, 1); ch("P4", "Stadtrat", "POL", 2, 3, 4, 1);
-  ch("P5", "Bezirksvorsteher", "POL", 1, 2, 3, 1, "A"); ch("P6", "Rennstallbesitzer", "POL", 2, 4, 5, 1, "", 2, "Rennbahn");
-  ch("P7", "Wahlkampfleiter", "POL", 2, 4, 4, 1, "", 0, "", 1); ch("P8", "Lobbyist", "POL", 1, 3, 4, 2, "", 0, "", 1);
-  ch("S1", "Polizeipräsident", "STA", 4, 7, 8, 1, "E"); ch("S2", "Staatsanwalt", "STA", 3, null, 7, 0, "L");
-  ch("S3", "Richter", "STA", 3, 6, 6, 1); ch("S4", "Gefängnisdirektor", "STA", 2, 4, 4, 1);
-  ch("S5", "Streifenpolizist", "STA", 1, 2, 3, 1, "A"); ch("S6", "Boxkommissar", "STA", 2, 4, 5, 1, "", 3, "Boxkampf");
-  ch("S7", "Prohibitionsagent", "STA", 2, 5, 5, 1, "L", 0, "", 1); ch("S8", "Hafenpolizist", "STA", 1, 2, 3, 1, "", 0, "", 1);
-  ch("W1", "Bankier", "WIR", 4, 8, 8, 2, "E"); ch("W2", "Reeder", "WIR", 3, 6, 6, 2);
-  ch("W3", "Filmstudio", "WIR", 2, 5, 6, 1, "", 3, "Hollywood"); ch("W4", "Nachtclubbesitzer", "WIR", 2, 4, 5, 1, "", 2, "Jazz");
-  ch("W5", "Waffenhändler", "WIR", 1, 3, 4, 1, "A"); ch("W6", "Bauunternehmer", "WIR", 3, 5, 6, 1);
-  ch("W7", "Brauereibesitzer", "WIR", 2, 4, 4, 2, "", 0, "", 1); ch("W8", "Pfandleiher", "WIR", 1, 2, 3, 1, "", 0, "", 1);
-  ch("R1", "Chefredakteur", "PRE", 4, 7, 8, 1, "E"); ch("R2", "Enthüllungsreporter", "PRE", 2, null, 5, 0, "L");
-  ch("R3", "Radiomoderator", "PRE", 3, 5, 6, 1, "E"); ch("R4", "Filmstar", "PRE", 3, 6, 7, 1, "", 3, "Hollywood");
-  ch("R5", "Pressefotograf", "PRE", 1, 2, 3, 1, "A"); ch("R6", "Sportreporter", "PRE", 2, 3, 4, 1, "", 2, "Baseball");
-  ch("R7", "Klatschkolumnistin", "PRE", 2, 4, 4, 1, "", 0, "", 1); ch("R8", "Zeitungsjunge", "PRE", 1, 1, 2, 1, "", 0, "", 1);
-  ch("B1", "Gewerkschaftsboss", "BEV", 4, 7, 8, 1, "E"); ch("B2", "Pfarrer", "BEV", 3, 5, null, 1);
-  ch("B3", "Preisboxer", "BEV", 2, 4, null, 1, "", 2, "Boxkampf"); ch("B4", "Jazzsängerin", "BEV", 2, 4, 5, 1, "", 2, "Jazz");
-  ch("B5", "Baseballstar", "BEV", 3, 5, 6, 1, "", 3, "Baseball"); ch("B6", "Jockey", "BEV", 1, 3, 3, 1, "", 2, "Rennbahn");
-  ch("B7", "Hafenarbeiter", "BEV", 1, 2, 3, 1, "A", 0, "", 1); ch("B8", "Privatdetektiv", "BEV", 2, 4, 5, 1, "L", 0, "", 1);
 
   // preferred break points of long German names ("|"), for wrapping and soft hyphens
   const HY = {};
@@ -88,34 +53,6 @@
 
   const TAGS = { Fz: "Fahrzeug", Wa: "Waffe", Sc: "Schnaps", Wz: "Werkzeug" };
   const TAG_ABBR = { Fahrzeug: "Fz", Waffe: "Wa", Schnaps: "Sc", Werkzeug: "Wz" };
-  const JOB = {};
-  function job(id, n, sum, tags, ep, d, fail) { JOB[id] = { id, n, sum, tags: tags.split("+").map((t) => TAGS[t]), ep, d, fail }; }
-  job("J01", "Flüsterkneipe beliefern", 9, "Sc", 3, 1, 1); job("J02", "Schutzgeld eintreiben", 10, "Wa", 3, 2, 1);
-  job("J03", "Zeugen einschüchtern", 11, "Wa+Wa", 4, 1, 1); job("J04", "Schwarzbrennerei ausbauen", 11, "Sc+Wz", 4, 2, 1);
-  job("J05", "Schnapsschmuggel", 12, "Fz+Sc", 5, 2, 1); job("J06", "Lagerhaus ausräumen", 12, "Fz+Wz", 5, 2, 1);
-  job("J07", "Kasinonacht", 13, "Sc+Sc", 5, 3, 1); job("J08", "Streik brechen", 13, "Fz+Wa", 5, 2, 1);
-  job("J09", "Wettbüro ausnehmen", 14, "Wa+Wz", 6, 3, 1); job("J10", "Pferderennen manipulieren", 14, "Wz+Wz", 6, 3, 1);
-  job("J11", "Hafenlieferung abfangen", 15, "Fz+Wa+Sc", 6, 3, 1); job("J12", "Boot aus Kanada", 15, "Fz+Sc+Sc", 6, 3, 1);
-  job("J13", "Lastwagenkonvoi", 16, "Fz+Fz+Sc", 7, 3, 1); job("J14", "Tresor knacken", 16, "Wa+Wz+Wz", 7, 3, 2);
-  job("J15", "Juwelierraub", 17, "Fz+Wa+Wz", 7, 4, 2); job("J16", "Falschgelddruckerei", 17, "Fz+Wz+Wz", 7, 5, 2);
-  job("J17", "Geldtransporter", 19, "Fz+Wa+Wa", 8, 4, 2); job("J18", "Banküberfall", 20, "Wa+Wa+Wz", 9, 5, 2);
-
-  const EVENTS = {
-    EV01: "Börsenkrach", EV02: "Bundesagenten", EV03: "Waffenruhe", EV04: "Nebel über dem Hudson",
-    EV05: "Sensationspresse", EV06: "Korrupte Nachtschicht", EV07: "Wohltätigkeitsball", EV08: "Steuerprüfung",
-    EV09: "Schwarzmarkt", EV10: "Verrat", EV11: "Ausgangssperre", EV12: "Wahlkampfspenden",
-    EV13: "Straßenfest", EV14: "Zeugenschutz", EV15: "Große Lieferung", EV16: "Stromausfall",
-  };
-  const MISSIONS = {
-    M01: "Der Mann im Rathaus", M02: "Das Gesetz in der Tasche", M03: "Der Geldgeber", M04: "Die Schlagzeilen",
-    M05: "Der Mann des Volkes", M06: "Doppelte Macht", M07: "Große Familie", M08: "Der Mäzen",
-    M09: "Geschäftstüchtig", M10: "Die Kriegskasse", M11: "Überall Freunde", M12: "Schwergewicht",
-  };
-  const POWERS = [
-    { id: "POL", n: "Politik", th: 6, vp: 3 }, { id: "STA", n: "Staatsgewalt", th: 5, vp: 2 },
-    { id: "WIR", n: "Wirtschaft", th: 5, vp: 2 }, { id: "PRE", n: "Presse", th: 5, vp: 2 },
-    { id: "BEV", n: "Bevölkerung", th: 5, vp: 2 },
-  ];
   const PCOL = { POL: "#7d3c98", STA: "#1f5fa8", WIR: "#b07d10", PRE: "#4a4a4a", BEV: "#2e7d32" };
   const FAM = {
     moretti: { n: "Moretti", col: "#d62828", ab: "Geldwäsche" },
@@ -1463,6 +1400,7 @@
   window.TableroBoards = window.TableroBoards || {};
   window.TableroBoards["mafia-legend"] = {
     render(root, payload, api) {
+      loadData(api.data);
       wire(root);
       // keep a picked hand card only while the legal moves stay the same
       const prev = root._ml;
