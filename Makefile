@@ -37,6 +37,7 @@ test: install services lint typecheck pytest
 
 lint: install
 	$(BIN)/ruff check tablero tests
+	$(BIN)/lint-imports
 
 typecheck: install
 	$(BIN)/mypy tablero

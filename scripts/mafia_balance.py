@@ -10,7 +10,7 @@ from concurrent.futures import ProcessPoolExecutor
 from tablero.bots import make_bot
 from tablero.core.match import Match, bot_rng
 from tablero.core.rng import derive_seed
-from tablero.games.mafia import data
+from tablero.games.mafia import data, engine
 from tablero.games.mafia.rules import GAME
 
 VP_KEYS = {"ml.job_done": "jobs", "ml.gift": "gifts", "ml.set": "sets", "ml.power_vp": "powers",
@@ -32,10 +32,10 @@ def one(args):
         from random import Random
         opts["families"] = ",".join(Random(gs).sample(list(data.FAMILIES), players))
     m = Match(GAME, names, options=opts, seed=gs)
-    start_order = GAME.observe(m.state, None).order
+    start_order = GAME.observe(m.state, None).public.order
     bots = {p: make_bot(n, GAME.id) for p, n in enumerate(names)}
     m.play_bots(bots, {p: bot_rng(gs, p) for p in bots})
-    v = GAME.observe(m.state, None)
+    v = GAME.observe(m.state, None).public
     src = Counter()
     for _, e in m.events:
         msg = e.message
@@ -45,7 +45,7 @@ def one(args):
             src["stars"] += msg.get("gain") - msg.get("loss")
         elif msg.id == "ml.discards":
             src["magnifier"] -= msg.get("vp")
-    return {"month": v.month, "goal": any(v.vp[q] >= v.goal and GAME.mission_ok(m.state, q) for q in range(players)), "winners": list(v.winners or ()),
+    return {"month": v.month, "goal": any(v.vp[q] >= v.goal and engine.mission_ok(m.state, q) for q in range(players)), "winners": list(v.winners or ()),
             "pos": [start_order.index(q) for q in range(players)], "family": list(v.family),
             "vp": list(v.vp), "src": dict(src), "entries": len(m.record.entries)}
 

@@ -33,7 +33,8 @@ class Match(Generic[S, A, V]):
     """One game in progress: state, chance RNG, record, log.
 
     With ``undo=True`` a seat may take back its own decisions (:meth:`undo`) while no other
-    seat has acted, no chance outcome was drawn and no private information was shown since.
+    seat has acted, no chance outcome was drawn and nothing hidden was shown since (to one
+    seat or to all: see :attr:`~tablero.core.events.Event.ends_takeback`).
     A take-back is itself a record entry, ``[seat, "undo"]``, and a public log line.
     """
 
@@ -45,6 +46,7 @@ class Match(Generic[S, A, V]):
         options: Mapping[str, object] | None = None,
         seed: int | None = None,
         undo: bool = False,
+        state: S | None = None,
     ) -> None:
         self.game = game
         self.undoable = undo
@@ -53,7 +55,7 @@ class Match(Generic[S, A, V]):
         self.seed = seed if seed is not None else Random().getrandbits(63)
         self.rng = Random(derive_seed(self.seed, "chance"))
         self.options = game.resolve_options(len(players), options)
-        self.state: S = game.new_initial_state(len(players), self.options)
+        self.state: S = game.new_initial_state(len(players), self.options) if state is None else state
         self.record = GameRecord(
             game=game.id,
             rules_version=game.rules_version,
@@ -61,10 +63,32 @@ class Match(Generic[S, A, V]):
             players=list(players),
             options=self.options,
             seed=self.seed,
+            setup=None if state is None else game.state_to_json(state),
         )
         # Each log item: (index of the record entry that produced it, event).
         self.events: list[tuple[int, Event]] = []
         self.advance()
+
+    @classmethod
+    def from_state(
+        cls,
+        game: Game[S, A, V],
+        state: S,
+        players: Sequence[str],
+        *,
+        options: Mapping[str, object] | None = None,
+        seed: int | None = None,
+        undo: bool = False,
+    ) -> Match[S, A, V]:
+        """A match that starts from any position (a tutorial, a puzzle, a position to analyse).
+
+        ``state`` is copied; ``options`` are the ones the position was made with (recorded
+        with it). The record carries the position as its ``setup`` header, so it replays
+        with no RNG like any other; chance outcomes from here on are drawn with ``seed``.
+        """
+        if not game.to_act(state) and game.result(state) is None:
+            raise TableroError("a position with nobody to act must be a finished game")
+        return cls(game, players, options=options, seed=seed, undo=undo, state=state.clone())
 
     @classmethod
     def from_record(cls, game: Game[S, A, V], record: GameRecord, *, undo: bool = False) -> Match[S, A, V]:
@@ -78,7 +102,7 @@ class Match(Generic[S, A, V]):
         m.seed = record.seed if record.seed is not None else 0
         m.rng = Random(derive_seed(m.seed, "chance", len(record.entries)))
         m.options = game.resolve_options(len(record.players), record.options)
-        m.state = game.new_initial_state(len(record.players), m.options)
+        m.state = initial_state(game, record, m.options)
         m.record = GameRecord(
             game=game.id,
             rules_version=game.rules_version,
@@ -86,6 +110,7 @@ class Match(Generic[S, A, V]):
             players=list(record.players),
             options=m.options,
             seed=record.seed,
+            setup=record.setup,
         )
         m.events = []
         for i, (actor, text) in enumerate(record.entries):
@@ -170,8 +195,9 @@ class Match(Generic[S, A, V]):
 
     # ------------------------------------------------------------------ undo
     def _note_checkpoint(self, actor: Player, before: S | None, evs: list[Event]) -> None:
-        if actor == CHANCE or before is None or any(e.visible_to is not None for e in evs):
-            # A draw, another seat's action or something shown to one seat ends take-backs.
+        if actor == CHANCE or before is None or any(e.ends_takeback for e in evs):
+            # A draw, something shown to some seats only or any reveal ends take-backs
+            # (another seat's action does too, below).
             self._checkpoints.clear()
             self._checkpoint_seat = None
             return
@@ -190,6 +216,14 @@ class Match(Generic[S, A, V]):
                 return k
         return None
 
+    def undo_point(self, seat: Player) -> tuple[int, S] | None:
+        """Where a take-back by ``seat`` would return to: (record index, a copy of the state then)."""
+        k = self._undo_target(seat) if self.undoable else None
+        if k is None:
+            return None
+        index, before = self._checkpoints[k]
+        return index, before.clone()
+
     def can_undo(self, seat: Player) -> bool:
         """True if ``seat`` may take back its last decision now."""
         return self.undoable and self._undo_target(seat) is not None
@@ -198,7 +232,8 @@ class Match(Generic[S, A, V]):
         """Take back ``seat``'s last decision (and the forced steps of its own that followed).
 
         Refused (raising, changing nothing) after another seat's action, a chance outcome, an
-        event shown to one seat only, or the end of the game.
+        event shown to some seats only, any reveal of hidden information, or the end of the
+        game.
         """
         k = self._undo_target(seat) if self.undoable else None
         if k is None:
@@ -245,3 +280,27 @@ class Match(Generic[S, A, V]):
 def bot_rng(seed: int, seat: int) -> Random:
     """The RNG a bot in ``seat`` uses in the game with ``seed``."""
     return Random(derive_seed(seed, "bot", seat))
+
+
+def initial_state(game: Game[S, A, V], record: GameRecord, options: Mapping[str, object] | None = None) -> S:
+    """The position a record starts from: its ``setup`` header, else the game's initial state."""
+    if record.setup is not None:
+        try:
+            return game.state_from_json(record.setup)
+        except ValueError as exc:
+            raise RecordError(f"the record's setup is not a {game.id} position: {exc}") from exc
+    return game.new_initial_state(len(record.players), record.options if options is None else options)
+
+
+def replay(game: Game[S, A, V], record: GameRecord) -> S:
+    """Fold ``apply`` over the record's entries and return the final state (no RNG)."""
+    check_versions(game, record)
+    if any(text == UNDO for _, text in record.entries):
+        return Match.from_record(game, record).state  # a take-back needs the match's checkpoints
+    state = initial_state(game, record)
+    for i, (actor, text) in enumerate(record.entries):
+        try:
+            game.apply(state, actor, game.parse_action(state, actor, text))
+        except TableroError as exc:
+            raise RecordError(f"entry {i} [{actor}, {text!r}] does not replay: {exc}") from exc
+    return state

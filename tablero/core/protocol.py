@@ -14,8 +14,16 @@ The life of a game, as the match driver (:mod:`tablero.core.match`) runs it::
         else:                                      # one seat, or several committing secretly
             seat = actors[0]
             action = choose(game.legal_actions(state, seat))
-            game.apply(state, seat, action)        # validates; raises and changes nothing if illegal
+            game.apply(state, seat, action)        # checks; raises and changes nothing if illegal
     game.result(state)
+
+What a game writes: ``generate_legal`` (a seat's legal actions, sorted by action index),
+``chance_outcomes`` and ``step`` (the transition of an action already checked). The core's
+``apply`` checks the actor and legality once and calls ``step``; ``apply_unchecked`` skips the
+checks for search and playouts; ``legal_actions`` computes a decision's actions once and keeps
+them in the state's ``legal_cache`` until the next step. ``action_codec`` / ``chance_codec``
+number every action; ``state_to_json`` / ``state_from_json`` (free for annotated states) carry
+a position in and out, with ``state_hash`` and ``debug_text`` beside them.
 
 Who may act:
 
@@ -26,9 +34,12 @@ Who may act:
 * ``(CHANCE,)`` means a chance node: ``chance_outcomes`` lists the outcomes with weights and
   ``sample_chance`` draws one; the outcome is applied like any action, so a game's record of
   applied actions replays with no RNG at all.
-* A seat with exactly one legal action takes a *forced step*: the driver applies it without
-  asking, unless ``always_asked`` says that decision is always put to the player. A forced
-  step is an ordinary record entry and looks like any other action to every other seat.
+* A seat with exactly one legal action takes a *forced step*: the driver applies it at once,
+  unless ``always_asked`` says that decision is put to the player anyway. A forced step is an
+  ordinary record entry, but its timing shows every other seat that the seat had no choice;
+  so wherever the number of options depends on what others may not see (a Don Carlo hand that
+  forms exactly one code), ``always_asked`` is true and the seat is asked like any other time.
+  The conformance suite checks this against re-dealt hidden information.
 """
 
 from __future__ import annotations
@@ -39,7 +50,9 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any, ClassVar, Final, Generic, Protocol, Self, TypeVar
 
-from tablero.core.errors import ErrorCode, OptionError, TableroError
+from tablero.core import serial
+from tablero.core.codec import ActionCodec
+from tablero.core.errors import ErrorCode, IllegalActionError, OptionError, TableroError
 from tablero.core.events import Event
 from tablero.core.messages import Catalogue, Message
 
@@ -49,9 +62,14 @@ CHANCE: Final[Player] = -1
 
 
 class Action(Protocol):
-    """A context-free action with a stable wire text that ``Game.parse_action`` reads back."""
+    """A context-free action with a stable wire text that ``Game.parse_action`` reads back.
+
+    ``to_json`` gives its structure for the wire: ``{"kind": ..., <argument>: ...}``.
+    """
 
     def to_text(self) -> str: ...
+
+    def to_json(self) -> dict[str, Any]: ...
 
 
 class View(Protocol):
@@ -61,7 +79,27 @@ class View(Protocol):
 
 
 class State(Protocol):
+    legal_cache: tuple[int, Sequence[Any]] | None
+
     def clone(self) -> Self: ...
+
+
+class GameState:
+    """Base of every game state: plain annotated data in ``__slots__`` plus the core's cache.
+
+    ``legal_cache`` holds ``(seat, legal actions)`` of the decision now open, filled by
+    :meth:`Game.legal_actions` and cleared by :meth:`Game.apply_unchecked`; a hand-written
+    ``clone`` may copy it (the clone is the same position). Code that edits a state's fields by
+    hand (scenario builders in tests) calls :meth:`touch` afterwards.
+    """
+
+    __slots__ = ("legal_cache",)
+
+    legal_cache: tuple[int, Sequence[Any]] | None
+
+    def touch(self) -> None:
+        """Forget the cached legal actions after editing fields by hand."""
+        self.legal_cache = None
 
 
 S = TypeVar("S", bound=State)
@@ -197,9 +235,32 @@ class Game(ABC, Generic[S, A, V]):
     def is_terminal(self, state: S) -> bool:
         return not self.to_act(state)
 
-    @abstractmethod
     def legal_actions(self, state: S, player: Player) -> Sequence[A]:
-        """The legal actions of ``player`` (a seat in ``to_act``), never empty for such a seat."""
+        """The legal actions of ``player``, sorted by action index; ``()`` if it is not to act.
+
+        Computed once per decision (by :meth:`generate_legal`) and kept in the state's
+        ``legal_cache`` until the next ``apply``: asking again, or ``apply`` checking the
+        action, costs a lookup.
+        """
+        try:
+            cached = state.legal_cache
+        except AttributeError:
+            cached = None
+        if cached is not None and cached[0] == player:
+            return cached[1]
+        if player == CHANCE or player not in self.to_act(state):
+            return ()
+        legal = self.generate_legal(state, player)
+        state.legal_cache = (player, legal)
+        return legal
+
+    @abstractmethod
+    def generate_legal(self, state: S, player: Player) -> Sequence[A]:
+        """The legal actions of ``player`` (a seat in ``to_act``), never empty, sorted by index.
+
+        Called by :meth:`legal_actions` at most once per decision; return a tuple (or another
+        sequence nobody mutates).
+        """
 
     @abstractmethod
     def chance_outcomes(self, state: S) -> Sequence[tuple[A, float]]:
@@ -214,17 +275,77 @@ class Game(ABC, Generic[S, A, V]):
         actions = [a for a, _ in outcomes]
         return rng.choices(actions, weights=[p for _, p in outcomes])[0]
 
+    def is_chance_outcome(self, state: S, action: A) -> bool:
+        """True if ``state`` is a chance node and ``action`` one of its possible outcomes.
+
+        ``apply`` checks chance with this alone; games may override it with a faster exact
+        test (which must be False wherever ``to_act`` is not ``(CHANCE,)``).
+        """
+        return self.to_act(state) == (CHANCE,) and any(a == action for a, _ in self.chance_outcomes(state))
+
     def always_asked(self, state: S, player: Player) -> bool:
-        """True where the rules put a decision to the player even with one legal option."""
+        """True where the decision is put to the player even with one legal option.
+
+        Either the rules say so, or whether the seat has one option or several depends on
+        what other seats may not see (a Don Carlo hand that forms exactly one code): then an
+        at-once forced step would tell them. The conformance suite checks the second case.
+        """
         return False
 
-    @abstractmethod
     def apply(self, state: S, player: Player, action: A, events: list[Event] | None = None) -> None:
-        """Validate and apply; append log events to ``events`` when given.
+        """Check, then apply; append log events to ``events`` when given.
 
         Raises :class:`~tablero.core.errors.IllegalActionError` and leaves ``state``
-        unchanged when ``player`` may not act or ``action`` is not legal.
+        unchanged when ``player`` may not act now or ``action`` is not legal for it.
         """
+        if player == CHANCE:
+            if not self.is_chance_outcome(state, action):
+                if self.to_act(state) != (CHANCE,):
+                    raise IllegalActionError(self.explain_not_to_act(state, player), code=ErrorCode.NOT_YOUR_TURN)
+                raise IllegalActionError(self.explain_illegal(state, player, action))
+        else:
+            try:
+                cached = state.legal_cache
+            except AttributeError:
+                cached = None
+            if cached is not None and cached[0] == player:
+                legal = cached[1]
+            elif player in self.to_act(state):
+                legal = self.legal_actions(state, player)
+            else:
+                raise IllegalActionError(self.explain_not_to_act(state, player), code=ErrorCode.NOT_YOUR_TURN)
+            if action not in legal:
+                raise IllegalActionError(self.explain_illegal(state, player, action))
+        state.legal_cache = None
+        self.step(state, player, action, events)
+
+    def apply_unchecked(self, state: S, player: Player, action: A, events: list[Event] | None = None) -> None:
+        """Apply without checking who acts or whether ``action`` is legal.
+
+        For search and playouts that take actions from ``legal_actions`` or
+        ``chance_outcomes`` of this very state (like python-chess ``push`` beside
+        ``push_san``). Anything else corrupts the state silently: play goes through ``apply``.
+        """
+        state.legal_cache = None
+        self.step(state, player, action, events)
+
+    @abstractmethod
+    def step(self, state: S, player: Player, action: A, events: list[Event] | None) -> None:
+        """The game's transition for a checked action (``apply`` has checked it)."""
+
+    def explain_not_to_act(self, state: S, player: Player) -> str:
+        """Why ``player`` may not act now (the text of the error ``apply`` raises)."""
+        if not self.to_act(state):
+            return "the game is over"
+        if player == CHANCE:
+            return "no chance event is due now"
+        return f"seat {player} cannot act now"
+
+    def explain_illegal(self, state: S, player: Player, action: A) -> str:
+        """Why ``action`` is not legal for ``player`` now (the text of the error ``apply`` raises)."""
+        if player == CHANCE:
+            return f"{action.to_text()!r} is not a possible chance outcome now"
+        return f"{action.to_text()!r} is not legal for seat {player} now"
 
     @abstractmethod
     def result(self, state: S) -> Result | None:
@@ -243,6 +364,15 @@ class Game(ABC, Generic[S, A, V]):
     @abstractmethod
     def parse_action(self, state: S, player: Player, text: str) -> A:
         """Read an action's wire text (raises ActionParseError); legality is not checked."""
+
+    def redact_action(self, state: S, player: Player, action: A, viewer: Viewer) -> Action:
+        """What ``viewer`` sees of ``player`` taking ``action`` in ``state`` (before it is applied).
+
+        The one place a game says what stays hidden of an action (El Grande's secret disk
+        shows as ``disk``, a face-down card as its region only): ``describe``, the views'
+        last-action fields and the server's payloads all go through it. Default: everything.
+        """
+        return action
 
     @abstractmethod
     def describe(self, state: S, player: Player, action: A, viewer: Viewer) -> Message:
@@ -264,6 +394,35 @@ class Game(ABC, Generic[S, A, V]):
         """
         return {}
 
-    def score_of(self, view: V, seat: int) -> float:
-        """Current score of ``seat`` as shown in a view (for displays and bots)."""
-        return 0.0
+    # ----------------------------------------------------------------- action spaces
+    @abstractmethod
+    def action_codec(self, players: int, options: Mapping[str, object] | None = None) -> ActionCodec[A]:
+        """The fixed integer space of every seat action with these players and options."""
+
+    @abstractmethod
+    def chance_codec(self, players: int, options: Mapping[str, object] | None = None) -> ActionCodec[A]:
+        """The fixed integer space of every chance outcome with these players and options."""
+
+    # ----------------------------------------------------------------- positions
+    state_type: ClassVar[type[Any]]
+    """The game's state class (annotated fields), for the default JSON in and out."""
+
+    def state_to_json(self, state: S) -> dict[str, Any]:
+        """The whole position as JSON-ready data; :meth:`state_from_json` reads it back equal."""
+        return serial.state_to_json(state)
+
+    def state_from_json(self, data: Mapping[str, Any]) -> S:
+        """A state from :meth:`state_to_json` output (raises ValueError on data that does not fit)."""
+        try:
+            state: S = serial.state_from_json(self.state_type, dict(data))
+        except (KeyError, TypeError, IndexError) as exc:
+            raise ValueError(f"not a {self.id} state: {exc!r}") from exc
+        return state
+
+    def state_hash(self, state: S) -> str:
+        """A hash of the position, the same on every machine and run (16 hex digits)."""
+        return serial.stable_hash(self.state_to_json(state))
+
+    def debug_text(self, state: S) -> str:
+        """The whole position as readable ``field  value`` lines (true state: never for players)."""
+        return serial.debug_text(self.state_to_json(state))

@@ -8,13 +8,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tablero.core.errors import RecordError, TableroError
+from tablero.core.errors import RecordError
 from tablero.core.protocol import Game
 
 
 @dataclass(kw_only=True)
 class GameRecord:
-    """``entries`` holds ``(actor, text)`` pairs; actor -1 is chance. Replays with no RNG."""
+    """``entries`` holds ``(actor, text)`` pairs; actor -1 is chance. Replays with no RNG.
+
+    ``setup`` is the position the game starts from when it is not the game's initial state
+    (``Game.state_to_json`` of a tutorial, puzzle or analysis position, like PGN's
+    SetUp/FEN); ``None`` for a game from the start. It is written only when set, so records
+    of ordinary games keep their shape.
+    """
 
     game: str
     rules_version: str
@@ -24,9 +30,10 @@ class GameRecord:
     seed: int | None
     entries: list[tuple[int, str]] = field(default_factory=list)
     result: dict[str, Any] | None = None
+    setup: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "game": self.game,
             "rules_version": self.rules_version,
             "data_version": self.data_version,
@@ -36,6 +43,9 @@ class GameRecord:
             "entries": [[a, t] for a, t in self.entries],
             "result": self.result,
         }
+        if self.setup is not None:
+            out["setup"] = self.setup
+        return out
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), ensure_ascii=False, indent=1)
@@ -56,6 +66,7 @@ class GameRecord:
                 seed=None if data.get("seed") is None else int(data["seed"]),
                 entries=entries,
                 result=data.get("result"),
+                setup=None if data.get("setup") is None else dict(data["setup"]),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise RecordError(f"not a game record: {exc!r}") from exc
@@ -85,19 +96,3 @@ def check_versions(game: Game[Any, Any, Any], record: GameRecord) -> None:
             f"record has data version {record.data_version!r}; "
             f"{game.id} is at data version {game.data_version!r}"
         )
-
-
-def replay(game: Game[Any, Any, Any], record: GameRecord) -> Any:
-    """Fold ``apply`` over the record's entries and return the final state (no RNG)."""
-    check_versions(game, record)
-    if any(text == "undo" for _, text in record.entries):
-        from tablero.core.match import Match  # a take-back needs the match's checkpoints
-
-        return Match.from_record(game, record).state
-    state = game.new_initial_state(len(record.players), record.options)
-    for i, (actor, text) in enumerate(record.entries):
-        try:
-            game.apply(state, actor, game.parse_action(state, actor, text))
-        except TableroError as exc:
-            raise RecordError(f"entry {i} [{actor}, {text!r}] does not replay: {exc}") from exc
-    return state

@@ -258,6 +258,7 @@ def table_page(game_id: str, title: str, table_id: str) -> str:
     return _head(f"{title} — tablero", extra) + f"""
 <body class="table-page" data-game="{game_id}" data-id="{html.escape(table_id)}">
 <div id="app"><p class="loading">{html.escape(title)}</p></div>
+<script src="/static/app/boardkit.js"></script>
 <script src="/static/app/app.js"></script>
 <script src="/static/games/{game_id}/board.js"></script>
 <script>Tablero.table();</script>

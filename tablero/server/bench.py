@@ -433,7 +433,7 @@ def prepare_database(url: str | None) -> tuple[str, str, Path | None]:
 def start_server(host: str, port: int, url: str, log: Path) -> subprocess.Popen[bytes]:
     cmd = [sys.executable, "-c", "from tablero.cli.main import main; main()", "serve",
            "--host", host, "--port", str(port), "--database", url, "--bot-delay", "0"]
-    env = {k: v for k, v in os.environ.items() if k not in ("TABLERO_CRASH_AFTER_COMMITS", "TABLERO_DATABASE_URL")}
+    env = {k: v for k, v in os.environ.items() if k != "TABLERO_DATABASE_URL"}
     out = log.open("wb")
     try:
         return subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True)

@@ -1,10 +1,32 @@
 """What the server sends to one viewer: built only from that viewer's observation.
 
-:func:`seat_payload` reads a match solely through the core protocol for one viewer — the
-observation (``Match.view``), the legal moves of that seat, the public list of seats to act,
-the log as that viewer sees it, the take-back right and the result once the game is over. It
-never touches the state otherwise, so a payload cannot say more than the view and the
-redacted log (the leak tests check this as equality of payloads over re-dealt states).
+:func:`seat_payload` reads a match solely through the core protocol for one viewer. Its
+*position* part (:func:`position_payload`: the observation ``Match.view``, that seat's legal
+moves, the public list of seats to act, the result once the game is over) depends on the
+current position only; its *history* part (the table version, the log as that viewer sees it,
+the take-back right) on the record and the log. It never touches the state otherwise, so a
+payload cannot say more than the view and the redacted log: the leak test rebuilds the
+position part from re-dealt positions (``Match.from_state``) and requires equality.
+
+An update on the wire (``"type": "update"``)::
+
+    {"type": "update", "viewer": 0, "version": 41, "lang": "en",
+     "seats": [{"name", "kind", "bot", "replaced", "claimed", "connected", "away", "left",
+                "letter", "colour"}, ...],
+     "pending": [0],                       # seats to decide now (never chance)
+     "view": {...},                         # Game.observe(state, viewer).to_json()
+     "legal": [{"text": "place galicia",    # the action's wire text: what "act" sends back
+                "label": "place a caballero in Galicia",  # Game.describe for the seat itself
+                "action": {"kind": "place", "area": "galicia"}}, ...],  # Action.to_json()
+     "can_undo": false, "log_since": 38,
+     "log": [{"i": 39, "text": "Ann places a caballero in Galicia",       # i: the record entry
+              "msg": {"id": "eg.place", "params": {"seat": 0, ...}}}, ...],  # the line as data
+     "result": null, "clocks": {"0": 12.5}}
+
+``legal`` is empty unless the viewer is to act. Each entry's ``action`` is the action's
+structure (``Action.to_json()``: a ``kind`` and the game's named arguments), so a board
+finds the moves of a place by their arguments instead of reading wire texts; ``text`` stays
+the one thing a client sends back (``{"type": "act", "action": text, ...}``).
 """
 
 from __future__ import annotations
@@ -24,7 +46,7 @@ SEAT_LETTERS: tuple[str, ...] = ("A", "B", "C", "D", "E", "F")
 
 
 def log_lines(match: Match[Any, Any, Any], viewer: int | None, since: int, tr: Translator) -> list[dict[str, Any]]:
-    """Log lines from record entry ``since`` on, as ``viewer`` sees them, rendered."""
+    """Log lines from record entry ``since`` on, as ``viewer`` sees them: rendered and as the message."""
     out: list[dict[str, Any]] = []
     events = match.events
     # The log only grows, in record order: skip the lines sent before without looking at them.
@@ -32,8 +54,26 @@ def log_lines(match: Match[Any, Any, Any], viewer: int | None, since: int, tr: T
         i, e = events[k]
         m = e.for_viewer(viewer)
         if m is not None:
-            out.append({"i": i, "text": tr(m)})
+            out.append({"i": i, "text": tr(m), "msg": m.to_json()})
     return out
+
+
+def legal_moves(match: Match[Any, Any, Any], seat: int, tr: Translator) -> list[dict[str, Any]]:
+    """``seat``'s legal moves as the wire carries them: text, the seat's own label, structure."""
+    return [{"text": a.to_text(), "label": tr(match.describe(seat, a, seat)), "action": a.to_json()}
+            for a in match.legal(seat)]
+
+
+def position_payload(match: Match[Any, Any, Any], viewer: int | None, tr: Translator) -> dict[str, Any]:
+    """The part of ``viewer``'s update that depends on the current position only."""
+    pending = [p for p in match.pending() if p >= 0]
+    result = match.result()
+    return {
+        "pending": pending,
+        "view": match.view(viewer).to_json(),
+        "legal": legal_moves(match, viewer, tr) if viewer is not None and viewer in pending else [],
+        "result": None if result is None else result.to_json(),
+    }
 
 
 def seat_payload(
@@ -47,26 +87,16 @@ def seat_payload(
     now: float,
 ) -> dict[str, Any]:
     """The update for ``viewer`` (a seat, or None for a spectator)."""
-    pending = [p for p in match.pending() if p >= 0]
-    mine = viewer is not None and viewer in pending
-    legal: list[dict[str, str]] = []
-    if mine and viewer is not None:
-        for a in match.legal(viewer):
-            legal.append({"text": a.to_text(), "label": tr(match.describe(viewer, a, viewer))})
-    result = match.result()
     clocks = {k: max(0.0, round(v - now, 1)) for k, v in deadlines.items()}
     return {
         "type": "update",
         "viewer": viewer,
         "version": len(match.record.entries),
         "seats": list(seats),
-        "pending": pending,
-        "view": match.view(viewer).to_json(),
-        "legal": legal,
+        **position_payload(match, viewer, tr),
         "can_undo": viewer is not None and match.can_undo(viewer),
         "log_since": log_since,
         "log": log_lines(match, viewer, log_since, tr),
-        "result": None if result is None else result.to_json(),
         "clocks": clocks,
         "lang": tr.lang,
     }

@@ -17,7 +17,6 @@ import contextlib
 import hashlib
 import json
 import logging
-import os
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -123,16 +122,11 @@ class GameService:
         *,
         clock: Clock = time.time,
         bot_delay: float = 0.0,
-        crash_after_commits: int | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
         self.bot_delay = bot_delay
         self.live: dict[str, LiveGame] = {}
-        self.commits = 0
-        env = os.environ.get("TABLERO_CRASH_AFTER_COMMITS")
-        self.crash_after_commits = crash_after_commits if crash_after_commits is not None else (
-            int(env) if env else None)
         self._tasks: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ catalogue of games
@@ -380,7 +374,7 @@ class GameService:
                 raise ServiceError("a bot plays this seat now; take it back first", code=ErrorCode.NOT_YOUR_TURN)
             start = live.version
             live.match.act(seat, text)
-            self._after_change(live, start, {seat})
+            self.commit(live, start, {seat})
         await self._broadcast(live)
         self._kick_bots(live)
 
@@ -389,7 +383,7 @@ class GameService:
             self._check_version(live, version)
             start = live.version
             live.match.undo(seat)
-            self._after_change(live, start, {seat})
+            self.commit(live, start, {seat})
         await self._broadcast(live)
 
     async def replace(self, live: LiveGame, seat: int, bot: str) -> None:
@@ -421,8 +415,12 @@ class GameService:
             self.store.save_row(live.stored)
         await self._broadcast(live)
 
-    def _after_change(self, live: LiveGame, start: int, acted: set[int]) -> None:
-        """Commit the entries from ``start`` on; on failure, reload from the store and raise."""
+    def commit(self, live: LiveGame, start: int, acted: set[int]) -> None:
+        """Commit the entries from ``start`` on; on failure, reload from the store and raise.
+
+        Every accepted change passes here once, after it is applied in memory and before any
+        connection hears of it (the crash tests stop the server process right after it).
+        """
         stored = live.stored
         stored.entries = list(live.match.record.entries)
         stored.updated = self.clock()
@@ -433,9 +431,6 @@ class GameService:
         except Exception:
             self.live.pop(stored.id, None)
             raise
-        self.commits += 1
-        if self.crash_after_commits is not None and self.commits >= self.crash_after_commits:
-            os._exit(3)  # fault injection for the crash test: committed, not yet broadcast
 
     def _set_status(self, live: LiveGame) -> None:
         live.stored.status = "over" if live.match.is_over() else "running"
@@ -470,7 +465,7 @@ class GameService:
             rng = Random(derive_seed(live.stored.seed, "bot", p, live.version))
             start = live.version
             m.act(p, bot.choose(m.view(p), m.legal(p), rng))
-            self._after_change(live, start, {p})
+            self.commit(live, start, {p})
             return True
         return False
 
@@ -538,14 +533,14 @@ class GameService:
         seats = self.public_seats(live)
         out = []
         for v in viewers:
-            out.append(self.payload(live, live.match, v, conn.lang, conn.sent.get(v, 0), conn.admin, seats))
+            out.append(self.payload(live, v, conn.lang, conn.sent.get(v, 0), conn.admin, seats))
             conn.sent[v] = live.version
         return out
 
-    def payload(self, live: LiveGame, match: Match[Any, Any, Any], viewer: int | None, lang: str, since: int,
-                admin: bool, seats: list[dict[str, Any]]) -> dict[str, Any]:
-        """One viewer's update: :func:`seat_payload` of ``match`` plus the table's public facts."""
-        p = seat_payload(match, viewer, live.tr(lang), seats=seats, log_since=since,
+    def payload(self, live: LiveGame, viewer: int | None, lang: str, since: int, admin: bool,
+                seats: list[dict[str, Any]]) -> dict[str, Any]:
+        """One viewer's update: :func:`seat_payload` of the match plus the table's public facts."""
+        p = seat_payload(live.match, viewer, live.tr(lang), seats=seats, log_since=since,
                          deadlines=live.stored.deadlines, now=self.clock())
         p["game_id"] = live.stored.id
         p["game"] = live.game.id

@@ -13,10 +13,21 @@ never merely warn. :func:`run_conformance` runs them all for one (game, players,
   deterministic, JSON-serializable, hold no references into the state, render in both
   languages), :func:`check_describe`, :func:`check_events`, and every ``leak_every`` steps
   :func:`check_determinize` and :func:`check_no_leak`.
+  Also at every step: :func:`check_action_space` (legal actions and chance outcomes encode into
+  the fixed codecs and decode back; legal actions sorted by index), :func:`check_forced_step`
+  (a forced step applied at once tells no other seat anything: in states determinized for
+  them the seat has one option too), :func:`check_commitments` (the commitment-variation
+  test: while several seats commit in secret, one seat's choice changes nothing another
+  viewer sees, its log or its legal actions), and with the leak checks
+  :func:`check_state_json` (JSON in and out, stable hash, debug text).
 * :func:`check_match` — the match driver with seeded random bots: forced steps are never
   asked, the same seed gives the same record and logs, the record round-trips through JSON,
   ``Match.from_record`` and ``replay`` rebuild the same views, records of other versions are
-  refused, and a match rebuilt from half a record plays on.
+  refused, a match rebuilt from half a record plays on, and a match started from that
+  position (``Match.from_state``, a record with a ``setup`` header) plays on and replays.
+* :func:`check_takebacks` — with take-backs allowed, re-dealing what a seat may not see and
+  replaying its own moves since its checkpoint leaves its view and log unchanged (a take-back
+  closes at every reveal).
 
 **The no-leak test** compares views and logs as values, never by searching strings. For a
 step ``(actor, a)`` in state ``s`` it builds states a viewer ``v`` cannot tell apart from the
@@ -50,11 +61,11 @@ from random import Random
 from typing import Any
 
 from tablero.core.errors import ActionParseError, IllegalActionError, RecordError, TableroError
-from tablero.core.events import Event
-from tablero.core.match import Match, bot_rng
+from tablero.core.events import Event, visible_log
+from tablero.core.match import Match, bot_rng, replay
 from tablero.core.messages import CORE_CATALOGUE, LANGUAGES, Message, Translator
 from tablero.core.protocol import CHANCE, Game, Player, Result, Viewer
-from tablero.core.record import GameRecord, replay
+from tablero.core.record import GameRecord
 from tablero.core.rng import derive_seed
 from tablero.testing.playouts import RandomChooser, choose_step, random_playout
 
@@ -507,6 +518,171 @@ def check_events(events: Iterable[Event], texts: Texts, what: str = "event") -> 
             texts.check_message(e.redacted, f"{what} (redacted)")
 
 
+def check_action_space(game: AnyGame, state: Any, players: int,
+                       options: Mapping[str, object] | None = None) -> None:
+    """Every legal action and chance outcome encodes into the game's fixed codecs and decodes back.
+
+    The codecs are asked for anew (players and options only: they must not depend on the
+    state), every index lies in ``range(size)``, and legal actions come sorted by index.
+    """
+    for actor in game.to_act(state):
+        codec = game.chance_codec(players, options) if actor == CHANCE else game.action_codec(players, options)
+        size = codec.size
+        if not isinstance(size, int) or size <= 0:
+            raise AssertionError(f"{_who(actor)}: codec size {size!r} must be a positive int")
+        indices = []
+        for a in options_of(game, state, actor):
+            try:
+                i = codec.encode(a)
+            except TableroError as exc:
+                raise AssertionError(f"{_who(actor)}: {_text(a)} is not in the action space: {exc}") from exc
+            if not isinstance(i, int) or not 0 <= i < size:
+                raise AssertionError(f"{_who(actor)}: {_text(a)} encodes to {i!r}, outside 0-{size - 1}")
+            back = codec.decode(i)
+            if back != a:
+                raise AssertionError(f"{_who(actor)}: index {i} of {_text(a)} decodes to {_text(back)}")
+            indices.append(i)
+        if len(set(indices)) != len(indices):
+            raise AssertionError(f"{_who(actor)}: two options share an index: {indices}")
+        if actor != CHANCE and indices != sorted(indices):
+            raise AssertionError(f"seat {actor}: legal actions are not sorted by index: {indices}")
+
+
+def check_state_json(game: AnyGame, state: Any, players: int) -> None:
+    """The state goes to JSON text and back equal; its hash is stable; it has a debug text."""
+    try:
+        data = game.state_to_json(state)
+        text = json.dumps(data, sort_keys=True)
+    except (TypeError, ValueError) as exc:
+        raise AssertionError(f"state_to_json fails: {exc}") from exc
+    back = game.state_from_json(json.loads(text))
+    if type(back) is not type(state):
+        raise AssertionError(f"state_from_json gives a {type(back).__name__}, not a {type(state).__name__}")
+    if has_state_eq(state) and back != state:
+        raise AssertionError("state_from_json(state_to_json(s)) != s")
+    if json.dumps(game.state_to_json(back), sort_keys=True) != text:
+        raise AssertionError("a state read back from JSON writes other JSON")
+    before, now = fingerprint(game, state, players), fingerprint(game, back, players)
+    if before != now:
+        raise AssertionError(f"a state read back from JSON plays otherwise: {_fingerprint_diff(before, now)}")
+    h = game.state_hash(state)
+    if not isinstance(h, str) or not h or h != game.state_hash(back) or h != game.state_hash(state.clone()):
+        raise AssertionError(f"state_hash {h!r} differs between a state, its clone and its JSON copy")
+    debug = game.debug_text(state)
+    if not isinstance(debug, str) or not debug.strip():
+        raise AssertionError("debug_text gives no text")
+
+
+def check_forced_step(game: AnyGame, state: Any, players: int, rng: Random, *, samples: int = 2) -> int:
+    """A forced step applied at once must not tell other seats anything.
+
+    Where seat ``p`` has one legal action and is not ``always_asked``, the driver applies it
+    at once, which every other seat sees. So in states determinized for any other seat ``v``
+    (which ``v`` cannot tell from the true one), ``p`` must also have exactly that one option;
+    else ``always_asked`` must be true there. Returns the number of forced steps checked.
+    """
+    count = 0
+    for p in game.to_act(state):
+        if p == CHANCE:
+            continue
+        legal = list(game.legal_actions(state, p))
+        if len(legal) != 1 or game.always_asked(state, p):
+            continue
+        count += 1
+        for v in range(players):
+            if v == p:
+                continue
+            for _ in range(samples):
+                s2 = game.determinize(game.observe(state, v), v, rng)
+                other = list(game.legal_actions(s2, p))
+                if len(other) != 1 or game.always_asked(s2, p):
+                    raise AssertionError(
+                        f"forced-step leak: seat {p}'s only option {_text(legal[0])} is applied at once, "
+                        f"but in a state seat {v} cannot tell from this one seat {p} has "
+                        f"{[a.to_text() for a in other]}"
+                        f"{' (always asked)' if len(other) == 1 else ''}: the timing tells seat {v} "
+                        "what it may not know (make always_asked true here)"
+                    )
+    return count
+
+
+def check_commitments(game: AnyGame, state: Any, players: int, rng: Random, *, samples: int = 4) -> int:
+    """Commitment variation: while several seats commit in secret, one seat's choice shows nowhere.
+
+    At a node where several seats are to act, vary one committing seat ``q`` over its legal
+    options; then let the other seats commit the same fixed choices, one by one, up to (not
+    including) the last commitment, which may reveal everything. Every other seat's view, log
+    and legal actions, and the spectator's view and log, must be equal whatever ``q`` chose.
+    Returns the number of seats varied.
+
+    The others commit only while at least two of them are left: the last commitment of all
+    may reveal them all, and whether the next one is the last may depend on ``q``'s choice.
+    """
+    actors = tuple(game.to_act(state))
+    if len(actors) < 2 or CHANCE in actors:
+        return 0
+    varied = 0
+    for q in actors:
+        opts = list(game.legal_actions(state, q))
+        if len(opts) < 2:
+            continue
+        varied += 1
+        picks = [opts[0], *rng.sample(opts[1:], min(samples - 1, len(opts) - 1))]
+        plan_rng = Random(rng.getrandbits(32))
+        plan: dict[int, list[Any]] = {}
+        traces: list[tuple[Any, list[Any]]] = []
+        for b in picks:
+            s = state.clone()
+            events: list[Event] = []
+            game.apply(s, q, b, events)
+            trace: list[Any] = []
+            step = 0
+            while True:
+                left = tuple(game.to_act(s))
+                others = [v for v in range(players) if v != q]
+                trace.append((
+                    tuple(p for p in left if p != q),
+                    tuple(game.observe(s, v) for v in [*others, None]),
+                    tuple(tuple(visible_log(events, v)) for v in [*others, None]),
+                    tuple(tuple(game.legal_actions(s, v)) for v in others if v in left),
+                ))
+                movers = [p for p in left if p != q and p != CHANCE]
+                if len(movers) < 2 or CHANCE in left:
+                    break  # the next commitment may be the last one, which may reveal
+                r = movers[0]
+                choices = plan.setdefault(step, [])
+                legal_r = list(game.legal_actions(s, r))
+                if not choices:
+                    choices.append(legal_r[plan_rng.randrange(len(legal_r))])
+                if choices[0] not in legal_r:
+                    break  # the traces differ already (the legal actions are compared)
+                game.apply(s, r, choices[0], events)
+                step += 1
+            traces.append((b, trace))
+        b0, t0 = traces[0]
+        for b, t in traces[1:]:
+            for k, (x, y) in enumerate(zip(t0, t, strict=False)):
+                if x == y:
+                    continue
+                what = ["the seats still to act", "the views", "the logs", "the legal actions"]
+                part = next(i for i in range(4) if x[i] != y[i])
+                detail = ""
+                if part == 1:
+                    seen_by: list[Viewer] = [*(v for v in range(players) if v != q), None]
+                    i = next(i for i in range(len(x[1])) if x[1][i] != y[1][i])
+                    detail = f" of viewer {seen_by[i]}: {_diff(x[1][i], y[1][i])}"
+                raise AssertionError(
+                    f"commitment leak: seat {q} committing {_text(b0)} or {_text(b)} changes "
+                    f"{what[part]}{detail} of the others, {k} commitments later, before all have chosen"
+                )
+            if len(t0) != len(t):
+                raise AssertionError(
+                    f"commitment leak: seat {q} committing {_text(b0)} or {_text(b)} changes how long the "
+                    "others go on committing"
+                )
+    return varied
+
+
 def check_determinize(game: AnyGame, state: Any, players: int, rng: Random) -> dict[int, Any]:
     """``observe(determinize(observe(s, p), p), p) == observe(s, p)`` and the public facts agree.
 
@@ -641,6 +817,7 @@ class PlayoutReport:
     forced: int = 0
     simultaneous: int = 0
     leak_checks: int = 0
+    commitment_checks: int = 0
     events: int = 0
     result: Result | None = None
 
@@ -678,6 +855,7 @@ def check_playout(game: AnyGame, players: int, seed: int, *, leak_every: int = 1
         check_clone(game, state, players, rng)
         saved_views = check_views(game, state, players, texts)
         check_describe(game, state, players, texts, rng)
+        check_action_space(game, state, players, options)
         saved_clone = (state.clone(), fingerprint(game, state, players))
 
     try:
@@ -690,9 +868,10 @@ def check_playout(game: AnyGame, players: int, seed: int, *, leak_every: int = 1
             else:
                 report.decisions += 1
                 report.simultaneous += len(actors) > 1
-                if len(game.legal_actions(state, actor)) == 1 and not game.always_asked(state, actor):
-                    report.forced += 1
+                report.forced += check_forced_step(game, state, players, rng)
+                report.commitment_checks += check_commitments(game, state, players, rng)
             if index % leak_every == 0:
+                check_state_json(game, state, players)
                 determinized = check_determinize(game, state, players, rng)
                 check_no_leak(game, state, players, actor, action, rng, determinized=determinized)
                 report.leak_checks += 1
@@ -704,6 +883,7 @@ def check_playout(game: AnyGame, players: int, seed: int, *, leak_every: int = 1
         if not game.is_terminal(state):
             raise AssertionError("the playout stopped before the end of the game")
         check_determinize(game, state, players, rng)
+        check_state_json(game, state, players)
         check_events(events, texts)
     except AssertionError as exc:
         raise AssertionError(f"{where}, step {index}: {exc}") from exc
@@ -870,11 +1050,72 @@ def check_match(game: AnyGame, players: int, seed: int, *,
         if resumed[0].record.entries[:k] != record.entries[:k]:
             raise AssertionError("a match rebuilt from half a record lost entries")
         _same_match(game, resumed[0], resumed[1], "two matches resumed from the same half record")
+
+        # A match started from any position (its record's setup header) plays on and replays.
+        position = replay(game, half)
+        started = Match.from_state(game, position, list(SEAT_NAMES[:players]), options=m.options, seed=seed)
+        if started.record.setup is None:
+            raise AssertionError("Match.from_state writes no setup header into its record")
+        play_on(started)
+        saved = GameRecord.from_json(json.loads(started.record.dumps()))
+        _same_match(game, started, Match.from_record(game, saved), "Match.from_record of a record with a setup")
+        again = replay(game, saved)
+        if has_state_eq(again) and again != started.state:
+            raise AssertionError("replay of a record with a setup gives another final state")
         return m
     except AssertionError as exc:
         raise AssertionError(f"{where}: {exc}") from exc
     except Exception as exc:
         raise AssertionError(f"{where}: {type(exc).__name__}: {exc}") from exc
+
+
+def check_takebacks(game: AnyGame, players: int, seed: int, *,
+                    options: Mapping[str, object] | None = None) -> int:
+    """A take-back never lets a seat peek: it closes at any reveal of hidden information.
+
+    In a match with take-backs allowed, at every point where a seat could take back its
+    moves, re-deal what that seat may not see (``determinize`` from its view at the
+    checkpoint) and replay its own moves since the checkpoint: its view and its log must be
+    the same as in the true game. Were they not, the moves showed it something hidden, and
+    undoing them would let it choose again knowing it. Returns the number of points checked.
+    """
+    rng = Random(derive_seed(seed, "takebacks"))
+    m = Match(game, list(SEAT_NAMES[:players]), options=options, seed=seed, undo=True)
+    bot = RandomChooser()
+    rngs = {p: bot_rng(seed, p) for p in range(players)}
+    checked = 0
+    while not m.is_over():
+        pending = m.pending()
+        for p in range(players):  # also a seat that waits while another decides
+            point = m.undo_point(p)
+            if point is None:
+                continue
+            index, before = point
+            checked += 1
+            s2 = game.determinize(game.observe(before, p), p, rng)
+            events: list[Event] = []
+            for actor, text in m.record.entries[index:]:
+                try:
+                    game.apply(s2, actor, game.parse_action(s2, actor, text), events)
+                except TableroError as exc:
+                    raise AssertionError(
+                        f"take-back leak: seat {p}'s own move {text!r} since its checkpoint (entry "
+                        f"{index}) is refused in a re-dealt state it cannot tell apart: {exc}"
+                    ) from exc
+            if game.observe(s2, p) != m.view(p):
+                raise AssertionError(
+                    f"take-back leak: seat {p} may take back its moves since entry {index}, but they "
+                    f"showed it hidden information: {_diff(m.view(p), game.observe(s2, p))} "
+                    "(flag the revealing event reveal=True)"
+                )
+            if visible_log(events, p) != m.log(p, index):
+                raise AssertionError(
+                    f"take-back leak: seat {p} may take back its moves since entry {index}, but their "
+                    f"log depends on what it may not see: {m.log(p, index)} vs {visible_log(events, p)}"
+                )
+        p = pending[0]
+        m.act(p, bot.choose(m.view(p), m.legal(p), rngs[p]))
+    return checked
 
 
 # ============================================================================ all of it
@@ -884,4 +1125,8 @@ def run_conformance(game: AnyGame, players: int, seed: int, *, leak_every: int =
     check_metadata(game)
     report = check_playout(game, players, seed, leak_every=leak_every, options=options)
     check_match(game, players, seed, options=options)
+    try:
+        check_takebacks(game, players, seed, options=options)
+    except AssertionError as exc:
+        raise AssertionError(f"{game.id}, {players} players, seed {seed} (take-backs): {exc}") from exc
     return report

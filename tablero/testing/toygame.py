@@ -13,16 +13,18 @@ step       what happens                                    protocol feature exer
 ROLL       chance: a die is rolled in the open (1–6)       (c) a uniform chance node, public outcome
 DRAW       chance: the turn player draws a card            (d) a chance node over an unseen multiset,
            (face down, into his hidden hand)                   weighted by copies; a private event
-PLAY       the turn player plays a card from his hand      (e) a *forced step* when both cards in hand
-           face up (``play V``)                                have one value: one legal action, not
-                                                               ``always_asked``, so the driver applies it
+PLAY       the turn player plays a card from his hand      (f) ``always_asked``: when both cards in hand
+           face up (``play V``)                                have one value there is one legal action,
+                                                               but only he knows it, so he is asked all
+                                                               the same (an at-once play would tell)
 RESPOND    the *next* seat answers ``accept`` or           (a) a decision by a seat that is not the turn
-           ``challenge`` (a challenge costs 1 point and        player; (f) ``always_asked``: a seat with
-           only a seat with at least 1 point may make it)      fewer than 1 point has the single option
-                                                               ``accept`` and is asked all the same
+           ``challenge`` (a challenge costs 1 point and        player; (e) a *forced step*: a seat with
+           only a seat with at least 1 point may make it)      fewer than 1 point (public) has the single
+                                                               option ``accept``; the driver applies it
 BID        every seat secretly commits ``bid 0``–``bid 2``  (b) simultaneous hidden commitments:
            in any order; once all have committed, one          ``to_act`` names every seat still to commit;
            public event reveals all bids                       nobody sees another's bid before the reveal
+                                                               (a ``reveal`` event: no take-back after it)
 =========  ==============================================  ==========================================
 
 Scoring: ``accept`` gives the turn player card value + die; ``challenge`` gives him the card
@@ -32,6 +34,10 @@ bid is highest alone) gains 4 points and pays his bid. Highest score wins; ties 
 Everything a seat may know is in :class:`ToyView`: the die, the played cards, every score, hand
 sizes, the deck size, who has committed a bid, its own hand and its own bid. Hands stay hidden
 to the end.
+
+The module is also the smallest complete example of a game on the core protocol: actions with
+``to_text``/``to_json``, an annotated state on :class:`GameState`, ``generate_legal`` / ``step``
+(the core checks), fixed action codecs, one ``redact_action``, events flagged ``reveal``.
 """
 
 from __future__ import annotations
@@ -41,10 +47,11 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any, Final
 
-from tablero.core.errors import ActionParseError, ErrorCode, IllegalActionError
+from tablero.core.codec import TableCodec
+from tablero.core.errors import ActionParseError
 from tablero.core.events import Event
 from tablero.core.messages import Catalogue, Message
-from tablero.core.protocol import CHANCE, Game, OptionSpec, Player, Result, Viewer
+from tablero.core.protocol import CHANCE, Action, Game, GameState, OptionSpec, Player, Result, Viewer
 
 # ---------------------------------------------------------------------------- data
 CARD_VALUES: Final = (1, 2, 3, 4)
@@ -79,6 +86,9 @@ class Draw:
     def to_text(self) -> str:
         return f"draw {self.value}"
 
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "draw", "value": self.value}
+
 
 @dataclass(frozen=True, slots=True)
 class Roll:
@@ -88,6 +98,9 @@ class Roll:
 
     def to_text(self) -> str:
         return f"roll {self.value}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "roll", "value": self.value}
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +112,9 @@ class PlayCard:
     def to_text(self) -> str:
         return f"play {self.value}"
 
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "play", "value": self.value}
+
 
 @dataclass(frozen=True, slots=True)
 class Respond:
@@ -108,6 +124,9 @@ class Respond:
 
     def to_text(self) -> str:
         return "challenge" if self.challenge else "accept"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.to_text()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,8 +138,30 @@ class Bid:
     def to_text(self) -> str:
         return f"bid {self.amount}"
 
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "bid", "amount": self.amount}
+
+
+@dataclass(frozen=True, slots=True)
+class Hidden:
+    """What another seat sees of a secret action: its kind only (``bid``, ``draw``)."""
+
+    kind: str
+
+    def to_text(self) -> str:
+        return self.kind
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind}
+
 
 ToyAction = Draw | Roll | PlayCard | Respond | Bid
+
+SEAT_ACTIONS: Final = TableCodec[ToyAction](
+    [*(PlayCard(v) for v in CARD_VALUES), Respond(False), Respond(True), *(Bid(b) for b in BIDS)]
+)
+"""Every seat action, numbered (the same for every player count and option)."""
+CHANCE_ACTIONS: Final = TableCodec[ToyAction]([*(Draw(v) for v in CARD_VALUES), *(Roll(v) for v in DIE_FACES)])
 
 _NUMBERED: Final[dict[str, tuple[type[Draw] | type[Roll] | type[PlayCard] | type[Bid], tuple[int, ...]]]] = {
     "draw": (Draw, CARD_VALUES),
@@ -150,8 +191,8 @@ def parse(text: str) -> ToyAction:
 
 
 # ---------------------------------------------------------------------------- state
-class ToyState:
-    """Everything about one toy game. Mutated only by ``ToyGame.apply``."""
+class ToyState(GameState):
+    """Everything about one toy game. Mutated only by ``ToyGame.step``."""
 
     __slots__ = (
         "bids", "deal_seat", "deck", "die", "discards", "hands", "last_bids", "n", "phase",
@@ -191,6 +232,7 @@ class ToyState:
         s.bids = self.bids[:]
         s.last_bids = self.last_bids
         s.discards = self.discards[:]
+        s.legal_cache = self.legal_cache
         return s
 
     def __eq__(self, other: object) -> bool:
@@ -334,10 +376,6 @@ OPTIONS: Final = (
 )
 
 
-def _illegal(msg: str, code: ErrorCode = ErrorCode.ILLEGAL) -> IllegalActionError:
-    return IllegalActionError(msg, code=code)
-
-
 # ---------------------------------------------------------------------------- the game
 class ToyGame(Game[ToyState, ToyAction, ToyView]):
     """The toy test game (see the module docstring for the features each step exercises)."""
@@ -349,6 +387,7 @@ class ToyGame(Game[ToyState, ToyAction, ToyView]):
     min_players = 2
     max_players = 4
     options = OPTIONS
+    state_type = ToyState
 
     # ------------------------------------------------------------------ setup
     def new_initial_state(self, players: int, options: Mapping[str, object] | None = None) -> ToyState:
@@ -369,6 +408,7 @@ class ToyGame(Game[ToyState, ToyAction, ToyView]):
         s.bids = [None] * players
         s.last_bids = None
         s.discards = []
+        s.legal_cache = None
         return s
 
     def max_game_length(self, players: int) -> int:
@@ -388,17 +428,15 @@ class ToyGame(Game[ToyState, ToyAction, ToyView]):
             return tuple(p for p in range(state.n) if state.bids[p] is None)
         return ()
 
-    def legal_actions(self, state: ToyState, player: Player) -> Sequence[ToyAction]:
+    def generate_legal(self, state: ToyState, player: Player) -> Sequence[ToyAction]:
         phase = state.phase
-        if phase == PLAY and player == state.turn:
-            return [PlayCard(v) for v, c in zip(CARD_VALUES, state.hands[player], strict=True) if c]
-        if phase == RESPOND and player == state.responder:
+        if phase == PLAY:
+            return tuple(PlayCard(v) for v, c in zip(CARD_VALUES, state.hands[player], strict=True) if c)
+        if phase == RESPOND:
             if state.scores[player] >= CHALLENGE_COST:
-                return [Respond(False), Respond(True)]
-            return [Respond(False)]
-        if phase == BID and 0 <= player < state.n and state.bids[player] is None:
-            return [Bid(b) for b in BIDS]
-        return []
+                return (Respond(False), Respond(True))
+            return (Respond(False),)
+        return tuple(Bid(b) for b in BIDS)
 
     def chance_outcomes(self, state: ToyState) -> Sequence[tuple[ToyAction, float]]:
         if state.phase == ROLL:
@@ -411,41 +449,59 @@ class ToyGame(Game[ToyState, ToyAction, ToyView]):
     def sample_chance(self, state: ToyState, rng: Random) -> ToyAction:
         if state.phase == ROLL:
             return Roll(DIE_FACES[rng.randrange(len(DIE_FACES))])
-        if state.phase in (DEAL, DRAW):
-            r = rng.randrange(sum(state.deck))
-            for v, c in zip(CARD_VALUES, state.deck, strict=True):
-                if r < c:
-                    return Draw(v)
-                r -= c
-        raise _illegal("not a chance node")
+        r = rng.randrange(sum(state.deck))
+        for v, c in zip(CARD_VALUES, state.deck, strict=True):
+            if r < c:
+                return Draw(v)
+            r -= c
+        raise AssertionError("deck counts out of step")
+
+    def is_chance_outcome(self, state: ToyState, action: ToyAction) -> bool:
+        if state.phase == ROLL:
+            return type(action) is Roll and action.value in DIE_FACES
+        return (state.phase in (DEAL, DRAW) and type(action) is Draw and action.value in CARD_VALUES
+                and state.deck[action.value - 1] > 0)
 
     def always_asked(self, state: ToyState, player: Player) -> bool:
-        # (f): the responder is asked even when "accept" is his only option.
-        return state.phase == RESPOND
+        """(f): a play is asked even when the hand holds one value: only its owner knows that."""
+        return state.phase == PLAY
 
-    def apply(self, state: ToyState, player: Player, action: ToyAction,
-              events: list[Event] | None = None) -> None:
+    def action_codec(self, players: int, options: Mapping[str, object] | None = None) -> TableCodec[ToyAction]:
+        return SEAT_ACTIONS
+
+    def chance_codec(self, players: int, options: Mapping[str, object] | None = None) -> TableCodec[ToyAction]:
+        return CHANCE_ACTIONS
+
+    def explain_not_to_act(self, state: ToyState, player: Player) -> str:
+        if state.phase == OVER:
+            return "the game is over"
+        return f"seat {player} cannot act now ({PHASE_NAMES[state.phase]})"
+
+    def explain_illegal(self, state: ToyState, player: Player, action: ToyAction) -> str:
         phase = state.phase
-        if phase == OVER:
-            raise _illegal("the game is over", ErrorCode.NOT_YOUR_TURN)
-        actors = self.to_act(state)
-        if player not in actors:
-            raise _illegal(f"seat {player} cannot act now ({PHASE_NAMES[phase]})", ErrorCode.NOT_YOUR_TURN)
         if phase in (DEAL, DRAW):
-            if not isinstance(action, Draw) or not state.deck[action.value - 1]:
-                raise _illegal(f"{action.to_text()!r} cannot be drawn now")
+            return f"{action.to_text()!r} cannot be drawn now"
+        if phase == ROLL:
+            return f"{action.to_text()!r} is not a die roll"
+        if phase == PLAY:
+            return f"cannot {action.to_text()!r}: play a card from your hand"
+        if phase == RESPOND:
+            return f"cannot {action.to_text()!r} now: a challenge costs {CHALLENGE_COST} point"
+        return f"{action.to_text()!r} is not a bid"
+
+    def step(self, state: ToyState, player: Player, action: ToyAction, events: list[Event] | None) -> None:
+        phase = state.phase
+        if phase in (DEAL, DRAW):
+            assert isinstance(action, Draw)
             self._draw(state, action.value, events)
         elif phase == ROLL:
-            if not isinstance(action, Roll) or action.value not in DIE_FACES:
-                raise _illegal(f"{action.to_text()!r} is not a die roll")
+            assert isinstance(action, Roll)
             state.die = action.value
             state.phase = DRAW
             if events is not None:
                 events.append(Event(Message("toy.roll", seat=state.turn, value=action.value)))
         elif phase == PLAY:
-            if not isinstance(action, PlayCard) or action.value not in CARD_VALUES \
-                    or not state.hands[player][action.value - 1]:
-                raise _illegal(f"cannot {action.to_text()!r}: play a card from your hand")
+            assert isinstance(action, PlayCard)
             state.hands[player][action.value - 1] -= 1
             state.played = action.value
             state.discards.append((player, action.value))
@@ -453,13 +509,10 @@ class ToyGame(Game[ToyState, ToyAction, ToyView]):
             if events is not None:
                 events.append(Event(Message("toy.play", seat=player, value=action.value)))
         elif phase == RESPOND:
-            if not isinstance(action, Respond) or action not in self.legal_actions(state, player):
-                raise _illegal(f"cannot {action.to_text()!r} now: "
-                               f"a challenge costs {CHALLENGE_COST} point")
+            assert isinstance(action, Respond)
             self._respond(state, player, action.challenge, events)
         else:  # BID
-            if not isinstance(action, Bid) or action.amount not in BIDS:
-                raise _illegal(f"{action.to_text()!r} is not a bid")
+            assert isinstance(action, Bid)
             state.bids[player] = action.amount
             if events is not None:
                 events.append(Event(Message("toy.bid", seat=player, amount=action.amount),
@@ -506,7 +559,7 @@ class ToyGame(Game[ToyState, ToyAction, ToyView]):
             s.scores[winner] += BID_PRIZE - top
         s.last_bids = bids
         if events is not None:
-            events.append(Event(Message("toy.reveal", bids=bids)))
+            events.append(Event(Message("toy.reveal", bids=bids), reveal=True))
             events.append(Event(
                 Message("toy.bid.win", seat=winner, prize=BID_PRIZE, amount=top) if winner >= 0
                 else Message("toy.bid.none")
@@ -593,19 +646,26 @@ class ToyGame(Game[ToyState, ToyAction, ToyView]):
         ]
         return s
 
-    def score_of(self, view: ToyView, seat: int) -> float:
-        return float(view.scores[seat])
-
     # ------------------------------------------------------------------ text
     def parse_action(self, state: ToyState, player: Player, text: str) -> ToyAction:
         return parse(text)
 
+    def redact_action(self, state: ToyState, player: Player, action: ToyAction, viewer: Viewer) -> Action:
+        """Draws are seen by the drawing seat only, bids by the bidder only; the rest is public."""
+        if isinstance(action, Draw):
+            seat = state.deal_seat if state.phase == DEAL else state.turn
+            return action if viewer == seat else Hidden("draw")
+        if isinstance(action, Bid):
+            return action if viewer == player else Hidden("bid")
+        return action
+
     def describe(self, state: ToyState, player: Player, action: ToyAction, viewer: Viewer) -> Message:
+        seen = self.redact_action(state, player, action, viewer)
         if isinstance(action, Draw):
             kind = "toy.deal" if state.phase == DEAL else "toy.draw"
             seat = state.deal_seat if state.phase == DEAL else state.turn
-            if viewer == seat:
-                return Message(kind, seat=seat, value=action.value)
+            if isinstance(seen, Draw):
+                return Message(kind, seat=seat, value=seen.value)
             return Message(f"{kind}.hidden", seat=seat)
         if isinstance(action, Roll):
             return Message("toy.roll", seat=state.turn, value=action.value)
@@ -615,8 +675,8 @@ class ToyGame(Game[ToyState, ToyAction, ToyView]):
             points = state.played if action.challenge else state.played + state.die
             return Message("toy.challenge" if action.challenge else "toy.accept",
                            seat=player, turn_seat=state.turn, points=points)
-        if viewer == player:
-            return Message("toy.bid", seat=player, amount=action.amount)
+        if isinstance(seen, Bid):
+            return Message("toy.bid", seat=player, amount=seen.amount)
         return Message("toy.bid.hidden", seat=player)
 
     def catalogue(self) -> Catalogue:

@@ -40,7 +40,8 @@ class Watched:
         assert view.viewer == self.seat
         assert view == GAME.observe(m.state, self.seat)
         assert list(legal) == list(GAME.legal_actions(m.state, self.seat))
-        assert len(legal) >= 2  # forced steps are applied by the driver
+        # forced steps are applied by the driver, unless the rules always ask (always_asked)
+        assert len(legal) >= 2 or GAME.always_asked(m.state, self.seat)
         self.calls += 1
         self.phases.add(view.phase)
         choice = self.inner.choose(view, legal, rng)

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from tablero.core.errors import TableroError
-from tablero.core.record import GameRecord, replay
+from tablero.core.match import replay
+from tablero.core.record import GameRecord
 from tablero.registry import get_game
 from tablero.sim import simulate, wilson_interval
 

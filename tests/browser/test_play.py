@@ -163,3 +163,93 @@ def test_two_browsers_play_online_with_an_invite_link(browser: Any, server: str)
     names = guest.locator(".seatbar .name").all_inner_texts()
     assert names == ["Host", "Guest"]
     assert not errors, errors
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_boardkit_renders_every_log_line_as_the_server_does(browser: Any, server: str, lang: str) -> None:
+    """boardkit.js renders a message (id + params) through the catalogue exactly like the server's Translator."""
+    import json
+
+    import httpx
+    from websockets.sync.client import connect
+
+    errors: list[str] = []
+    page = _page(browser, errors)
+    host = server.removeprefix("http://")
+    for gid in ("don-carlo", "el-grande", "mafia-legend"):
+        seats = [{"kind": "bot", "bot": "random", "name": f"Bot {i}"} for i in range(3)]
+        g = httpx.post(server + "/api/games", json={"game": gid, "seats": seats}, trust_env=False).json()
+        with connect(f"ws://{host}/ws/{g['id']}") as ws:
+            ws.send(json.dumps({"type": "hello", "tokens": [], "lang": lang}))
+            update = json.loads(ws.recv(timeout=30))
+        names = [s["name"] for s in update["seats"]]
+        lines = update["log"]
+        assert lines, gid
+        page.goto(f"{server}/game/{g['id']}")
+        page.wait_for_function("() => window.BoardKit !== undefined", timeout=WAIT)
+        rendered = page.evaluate(
+            """async ([gid, lang, names, lines]) => {
+                 const cat = await (await fetch(`/api/catalogue/${gid}/${lang}`)).json();
+                 return lines.map((l) => BoardKit.renderMessage(cat, names, l.msg.id, l.msg.params));
+               }""", [gid, lang, names, lines])
+        assert rendered == [line["text"] for line in lines], gid
+    assert not errors, errors
+    page.context.close()
+
+
+def test_boardkit_places_play_one_move_narrow_several_and_pick(browser: Any, server: str) -> None:
+    """The clickable-place registry on its own: patterns, one move, several, pick and narrow."""
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.goto(server + "/?lang=en")
+    page.add_script_tag(url=server + "/static/app/boardkit.js")
+    got = page.evaluate(
+        """() => {
+          const legal = [
+            {text: "take 2E", label: "take 2E", action: {kind: "take", card: "2E"}},
+            {text: "play A hand k1", label: "A to K1", action: {kind: "play", card: "A", source: "hand", field: "k1"}},
+            {text: "play A hand k2", label: "A to K2", action: {kind: "play", card: "A", source: "hand", field: "k2"}},
+            {text: "play B hand k1", label: "B to K1", action: {kind: "play", card: "B", source: "hand", field: "k1"}},
+          ];
+          const payload = {viewer: 0, pending: [0, 1], legal, view: {}, result: null,
+                           seats: [{name: "Ann", letter: "A", colour: "#E69F00"},
+                                   {name: "Bot", letter: "B", colour: "#56B4E9", bot: "greedy"}]};
+          const calls = [];
+          const make = (picked, filter) => {
+            const root = document.createElement("div");
+            document.body.append(root);
+            const kit = BoardKit.create(root, payload, {
+              lang: "en", cat: {"x.hi": "{seat} greets {other_seat} and {seats}"}, ui: (k) => k,
+              picked, filter, choose: (texts, pick) => calls.push([texts, pick]), unpick: () => calls.push("unpick")});
+            return {root, kit};
+          };
+          const {root, kit} = make(null, null);
+          const one = kit.h("span", {}, "2E"), card = kit.h("span", {}, "A"), none = kit.h("span", {}, "-");
+          root.append(one, card, none);
+          const n1 = kit.place(one, {kind: "take", card: "2E"}, {label: "card"}).length;
+          const n2 = kit.place(card, (a) => a.kind === "play" && a.card === "A", {label: "A", pick: "A"}).length;
+          const n3 = kit.place(none, {kind: "veto"}).length;
+          one.click(); card.click(); none.click();
+          // a second kit with A picked: a field narrows to A's moves, A itself puts the pick back
+          const b = make("A", ["play A hand k1", "play A hand k2"]);
+          const field = b.kit.h("span", {}, "K1"), again = b.kit.h("span", {}, "A");
+          b.root.append(field, again);
+          const narrowed = b.kit.place(field, {kind: "play", field: "k1"}, {narrow: true}).map((m) => m.text);
+          b.kit.place(again, {kind: "play", card: "A"}, {pick: "A"});
+          again.click();
+          return {n1, n2, n3, calls, narrowed, cls: field.className, aria: one.getAttribute("aria-label"),
+                  clickable: [one, card, none].map((x) => x.classList.contains("clickable")),
+                  pressed: again.getAttribute("aria-pressed"), thinking: kit.seat(1).thinking,
+                  chip: kit.chip(1, {name: true}).querySelectorAll(".bk-dots").length,
+                  msg: kit.msg("x.hi", {seat: 0, other_seat: 1, seats: [1, 0]}), missing: kit.msg("x.no", {}, "fb")};
+        }""")
+    assert (got["n1"], got["n2"], got["n3"]) == (1, 2, 0)
+    assert got["clickable"] == [True, True, False]
+    assert got["aria"] == "card: take 2E"
+    assert got["calls"] == [[["take 2E"], None], [["play A hand k1", "play A hand k2"], "A"], "unpick"]
+    assert got["narrowed"] == ["play A hand k1"] and "bk-target" in got["cls"]
+    assert got["pressed"] == "true"
+    assert got["thinking"] is True and got["chip"] == 1
+    assert got["msg"] == "Ann greets Bot and Bot, Ann" and got["missing"] == "fb"
+    assert not errors, errors
+    page.context.close()

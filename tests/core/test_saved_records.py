@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from tablero.core.errors import RecordError
-from tablero.core.match import Match
-from tablero.core.record import GameRecord, replay
+from tablero.core.match import Match, replay
+from tablero.core.record import GameRecord
 from tablero.registry import get_game
 
 RECORDS = sorted((Path(__file__).parent.parent / "data" / "records").glob("*.json"))

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from tablero.core.errors import IllegalActionError
-from tablero.core.match import UNDO, Match
+from tablero.core.match import UNDO, Match, replay
 from tablero.core.protocol import CHANCE
-from tablero.core.record import GameRecord, replay
+from tablero.core.record import GameRecord
 from tablero.registry import GAMES
 from tablero.testing.toygame import ToyGame
 

@@ -10,9 +10,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from tablero.core.record import GameRecord, replay
+from tablero.core.match import replay
+from tablero.core.record import GameRecord
 from tablero.registry import GAMES
 from tablero.server.app import create_app
+from tablero.server.service import GameService
 
 from .conftest import FakeClock, hello, recv
 
@@ -71,6 +73,23 @@ def test_whole_game_against_a_bot_is_stored_and_replays(db_url: str) -> None:
         assert result is not None and result.to_json() == m["result"] == record.result
         listed = {x["id"]: x for x in c.get("/api/games").json()["games"]}
         assert listed[g["id"]]["status"] == "over"
+
+
+@pytest.mark.parametrize("gid", sorted(GAMES))
+def test_legal_moves_and_log_lines_carry_their_structure(sqlite_url: str, gid: str) -> None:
+    """A legal move is {text, label, action: Action.to_json()}; a log line carries its message."""
+    with client(sqlite_url) as c:
+        g = create(c, gid, [{"kind": "you"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}])
+        with c.websocket_connect(f"/ws/{g['id']}") as ws:
+            m = until_turn(ws, 0, hello(ws, [g["tokens"]["0"]]))
+            service: GameService = c.app.state.service  # type: ignore[attr-defined]
+            legal = service.get(g["id"]).match.legal(0)
+    assert m["legal"] and [x["text"] for x in m["legal"]] == [a.to_text() for a in legal]
+    for entry, action in zip(m["legal"], legal, strict=True):
+        assert set(entry) == {"text", "label", "action"} and entry["label"]
+        assert entry["action"] == json.loads(json.dumps(action.to_json()))
+        assert isinstance(entry["action"]["kind"], str)
+    assert m["log"] and all(set(line) == {"i", "text", "msg"} and line["msg"]["id"] for line in m["log"])
 
 
 def test_bad_requests_get_clear_errors_and_change_nothing(db_url: str) -> None:

@@ -4,9 +4,10 @@ Each test runs ``tablero serve`` as a subprocess and plays over the WebSocket li
 
 * ``kill -9`` in the middle of a game, restart on the same database: the table is exactly as
   the last update before the kill showed it, and the game plays on to a record that replays;
-* a crash between the commit of a move and its broadcast (``TABLERO_CRASH_AFTER_COMMITS``):
-  the mover never hears of the move, yet after the restart it is in the game, and nothing
-  told to anybody before is lost.
+* a crash between the commit of a move and its broadcast (the server started through
+  ``crashing_serve.py``, which ends the process right after its n-th commit): the mover never
+  hears of the move, yet after the restart it is in the game, and nothing told to anybody
+  before is lost.
 
 No timing assertions: the timeouts only keep a broken server from hanging the suite.
 """
@@ -14,7 +15,6 @@ No timing assertions: the timeouts only keep a broken server from hanging the su
 from __future__ import annotations
 
 import json
-import os
 import signal
 import socket
 import subprocess
@@ -31,14 +31,17 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from tablero.core.errors import ErrorCode
-from tablero.core.record import GameRecord, replay
+from tablero.core.match import replay
+from tablero.core.record import GameRecord
 from tablero.registry import GAMES
+
+from .crashing_serve import CRASH_EXIT
 
 TIMEOUT = 30.0
 """Seconds to wait for a server to start, a message to come or a process to end (hangs only)."""
 
-CRASH_ENV = "TABLERO_CRASH_AFTER_COMMITS"
-CRASH_EXIT = 3
+CRASHING_SERVE = Path(__file__).with_name("crashing_serve.py")
+"""``tablero serve`` with a service that exits with :data:`CRASH_EXIT` after its n-th commit."""
 
 SPECS: dict[str, dict[str, Any]] = {
     "el-grande": {
@@ -76,14 +79,13 @@ class Server:
     def __init__(self, url: str, log: Path, crash_after: int | None = None) -> None:
         self.port = _free_port()
         self.log = log
-        env = dict(os.environ)
-        env.pop(CRASH_ENV, None)
-        if crash_after is not None:
-            env[CRASH_ENV] = str(crash_after)
-        cmd = [sys.executable, "-c", "from tablero.cli.main import main; main()", "serve",
-               "--host", "127.0.0.1", "--port", str(self.port), "--database", url, "--bot-delay", "0"]
+        if crash_after is None:
+            cmd = [sys.executable, "-c", "from tablero.cli.main import main; main()"]
+        else:
+            cmd = [sys.executable, str(CRASHING_SERVE), str(crash_after)]
+        cmd += ["serve", "--host", "127.0.0.1", "--port", str(self.port), "--database", url, "--bot-delay", "0"]
         with log.open("ab") as out:
-            self.proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT)
+            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
         self._wait_ready()
 
     @property

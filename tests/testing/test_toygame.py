@@ -11,15 +11,16 @@ import pytest
 
 from tablero.core.errors import ActionParseError, IllegalActionError
 from tablero.core.events import Event
-from tablero.core.match import Match
+from tablero.core.match import Match, replay
 from tablero.core.messages import Catalogue, Message, Translator
 from tablero.core.protocol import CHANCE, Player, Viewer
-from tablero.core.record import GameRecord, replay
+from tablero.core.record import GameRecord
 from tablero.testing import TOY_GAME, check_playout, random_playout, run_conformance
 from tablero.testing.conformance import play_on
 from tablero.testing.toygame import (
     BID,
     CATALOGUE,
+    DECK_COUNTS,
     DRAW,
     PLAY,
     RESPOND,
@@ -58,12 +59,19 @@ def scripted(entries: Sequence[tuple[int, str]], players: int = 2) -> ToyState:
 
 
 def match_until(phase: int, players: int, seed: int) -> Match[Any, Any, Any]:
-    """A match of bots that always pick their first option, stopped when ``phase`` comes up."""
+    """A match of bots stopped when ``phase`` comes up for a seat to decide.
+
+    They play and respond with their last option; the seat that responds next round wins the
+    bidding alone (so that it has a point and is asked), the others bid 0.
+    """
     m = Match(GAME, NAMES[:players], seed=seed)
     while m.state.phase != phase:
         assert not m.is_over(), f"phase {phase} never came"
         p = m.pending()[0]
-        m.act(p, m.legal(p)[-1])
+        if m.state.phase == BID:
+            m.act(p, Bid(1 if p == (m.state.turn + 2) % players else 0))
+        else:
+            m.act(p, m.legal(p)[-1])
     return m
 
 
@@ -132,7 +140,7 @@ def test_c_the_die_is_a_uniform_chance_node() -> None:
     outcomes = GAME.chance_outcomes(state)
     assert [a for a, _ in outcomes] == [Roll(v) for v in range(1, 7)]
     assert all(p == pytest.approx(1 / 6) for _, p in outcomes)
-    assert GAME.legal_actions(state, 0) == []
+    assert GAME.legal_actions(state, 0) == ()
     rng = Random(3)
     assert {GAME.sample_chance(state, rng) for _ in range(200)} == {Roll(v) for v in range(1, 7)}
 
@@ -167,15 +175,16 @@ def test_d_the_other_seat_cannot_tell_which_card_was_drawn() -> None:
 
 # ---------------------------------------------------------------------------- (e) the forced step
 def test_e_a_forced_step_is_applied_without_asking_and_recorded() -> None:
-    state = scripted(FORCED_SCRIPT)
-    assert state.phase == PLAY
-    assert GAME.legal_actions(state, 0) == [PlayCard(2)]
-    assert not GAME.always_asked(state, 0)
+    entries = [*FORCED_SCRIPT, (0, "play 2")]
+    state = scripted(entries)
+    assert state.phase == RESPOND and state.scores[1] == 0  # the score is public
+    assert list(GAME.legal_actions(state, 1)) == [Respond(False)]
+    assert not GAME.always_asked(state, 1)
 
-    m = Match.from_record(GAME, record_of(FORCED_SCRIPT))
-    assert m.record.entries == [*FORCED_SCRIPT, (0, "play 2")]
-    assert m.pending() == (1,)  # straight on to the responder
-    assert m.log(1, 4) == [Message("toy.play", seat=0, value=2)]  # like any chosen play
+    m = Match.from_record(GAME, record_of(entries))
+    assert m.record.entries == [*entries, (1, "accept")]
+    assert m.pending() == (0, 1)  # straight on to the bids
+    assert m.log(0, 5) == [Message("toy.accept", seat=1, turn_seat=0, points=6)]  # like a chosen answer
 
 
 def test_e_a_play_with_two_values_is_asked() -> None:
@@ -187,17 +196,18 @@ def test_e_a_play_with_two_values_is_asked() -> None:
 
 
 # ---------------------------------------------------------------------------- (f) always asked
-def test_f_the_responder_is_asked_even_with_one_option() -> None:
+def test_f_a_play_is_asked_even_with_one_option() -> None:
+    """Both cards in hand are 2s: one option, but only seat 0 knows it, so it is asked."""
     m = Match.from_record(GAME, record_of(FORCED_SCRIPT))
     state = m.state
-    assert state.phase == RESPOND and state.scores[1] == 0
-    assert m.pending() == (1,)
-    assert list(m.legal(1)) == [Respond(False)]
-    assert GAME.always_asked(state, 1)
+    assert state.phase == PLAY
+    assert m.pending() == (0,)
+    assert list(m.legal(0)) == [PlayCard(2)]
+    assert GAME.always_asked(state, 0)
     with pytest.raises(IllegalActionError):
-        m.act(1, "challenge")  # costs a point seat 1 does not have
-    m.act(1, "accept")
-    assert m.state.scores == [6, 0]
+        m.act(0, "play 3")  # not in the hand
+    m.act(0, "play 2")
+    assert m.state.scores == [6, 0]  # seat 1 had no point: its accept was forced
     assert m.pending() == (0, 1)
 
 
@@ -208,7 +218,7 @@ def test_f_a_responder_with_points_may_challenge() -> None:
     assert state.phase == PLAY and state.turn == 1
     GAME.apply(state, 1, PlayCard(3))
     assert state.scores[0] == 6
-    assert GAME.legal_actions(state, 0) == [Respond(False), Respond(True)]
+    assert list(GAME.legal_actions(state, 0)) == [Respond(False), Respond(True)]
     GAME.apply(state, 0, Respond(True))
     assert state.scores == [5, 3]
 
@@ -292,14 +302,14 @@ class BidsInTheView(ToyGame):
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
 class PeekingView(ToyView):
-    others: tuple[int | None, ...] = ()
+    others: tuple[tuple[int, ...], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {**ToyView.to_json(self), "others": list(self.others)}
+        return {**ToyView.to_json(self), "others": [list(h) for h in self.others]}
 
 
-class BidsPeeked(ToyGame):
-    """Leak: a seat's view shows the others' committed bids, and determinize reproduces them.
+class HandsPeeked(ToyGame):
+    """Leak: a seat's view shows the others' hands, and determinize reproduces them.
 
     The determinization identity holds, so only the no-leak test (L2) can catch it.
     """
@@ -309,12 +319,14 @@ class BidsPeeked(ToyGame):
         if viewer is None:
             return view
         fields = {f.name: getattr(view, f.name) for f in dataclasses.fields(ToyView)}
-        return PeekingView(**fields, others=tuple(state.bids))
+        return PeekingView(**fields, others=tuple(tuple(h) for h in state.hands))
 
     def determinize(self, view: ToyView, viewer: Player, rng: Random) -> ToyState:
         s = super().determinize(view, viewer, rng)
         assert isinstance(view, PeekingView)
-        s.bids = list(view.others)
+        s.hands = [list(h) for h in view.others]
+        s.deck = [c - sum(h[i] for h in s.hands) - sum(1 for _, v in view.discards if v == i + 1)
+                  for i, c in enumerate(DECK_COUNTS)]
         return s
 
 
@@ -383,18 +395,74 @@ class DrawsADie(ToyGame):
         return super().sample_chance(state, rng)
 
 
+class PlayNotAsked(ToyGame):
+    """Leak: a play with one option is applied at once, which tells others the hand held a pair."""
+
+    def always_asked(self, state: ToyState, player: Player) -> bool:
+        return False
+
+
+class RevealNotFlagged(ToyGame):
+    """Leak: the bids are revealed by the last bidder's own move, and its take-back stays open.
+
+    (Rounds after the first have no die and no draw here, so the last bidder, the next turn
+    player with two seats, decides again before any chance outcome closes the take-back.)
+    """
+
+    def step(self, state: ToyState, player: Player, action: ToyAction, events: list[Event] | None) -> None:
+        mine: list[Event] = []
+        super().step(state, player, action, mine)
+        if state.phase == ROLL and state.round > 0:
+            state.phase = PLAY
+        if events is not None:  # the bid's own line goes public, as "commits a bid", so nothing private is shown
+            events.extend(Event(e.redacted) if e.redacted is not None and e.message.id == "toy.bid"
+                          else dataclasses.replace(e, reveal=False) for e in mine)
+
+
+class BidsPaidAtOnce(ToyGame):
+    """Leak: a bid is paid from the (public) score as soon as it is committed."""
+
+    def step(self, state: ToyState, player: Player, action: ToyAction, events: list[Event] | None) -> None:
+        if isinstance(action, Bid) and sum(b is None for b in state.bids) > 1:
+            state.scores[player] -= action.amount
+            state.bids[player] = action.amount
+            if events is not None:
+                events.append(Event(Message("toy.bid.hidden", seat=player)))
+            return
+        super().step(state, player, action, events)
+
+
+class UnsortedLegal(ToyGame):
+    """Bug: legal actions come in reverse index order."""
+
+    def generate_legal(self, state: ToyState, player: Player) -> Sequence[ToyAction]:
+        return tuple(reversed(super().generate_legal(state, player)))
+
+
+class JsonForgetsDeck(ToyGame):
+    """Bug: the state's JSON forgets the deck, so a position read back plays otherwise."""
+
+    def state_to_json(self, state: ToyState) -> dict[str, Any]:
+        return {**super().state_to_json(state), "deck": [4, 4, 3, 3]}
+
+
 @pytest.mark.parametrize(
     ("game", "expected"),
     [
         (DrawInTheOpen(), "log leak"),
-        (BidsInTheView(), "determinize for seat"),
-        (BidsPeeked(), "view leak"),
+        (BidsInTheView(), "commitment leak"),
+        (HandsPeeked(), "view leak"),
         (BidsDescribed(), "describe leak"),
         (ForcedMarked(), "log leak"),
         (SloppyApply(), "changed the state"),
         (ShallowClone(), "clone"),
         (MissingGerman(), "'de'"),
         (DrawsADie(), "sample_chance drew"),
+        (PlayNotAsked(), "forced-step leak"),
+        (RevealNotFlagged(), "take-back leak"),
+        (BidsPaidAtOnce(), "commitment leak"),
+        (UnsortedLegal(), "sorted by index"),
+        (JsonForgetsDeck(), "state_from_json"),
     ],
     ids=lambda x: type(x).__name__ if isinstance(x, ToyGame) else None,
 )

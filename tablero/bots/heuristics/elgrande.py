@@ -50,7 +50,7 @@ from tablero.games.elgrande.data import (
     REGIONS,
     TILES,
 )
-from tablero.games.elgrande.scoring import ranks
+from tablero.games.elgrande.engine import ranks
 from tablero.games.elgrande.view import ElGrandeView
 
 REGION_IDX: Final = tuple(range(NUM_REGIONS))
@@ -488,7 +488,7 @@ class GreedyElGrande:
         if place_after:
             self._place_greedy(b, ev, seat, place_after)
 
-    def card_value(self, view: ElGrandeView, board: Board, ev: Evaluator, card: int) -> float:
+    def card_value(self, board: Board, ev: Evaluator, card: int) -> float:
         """Margin after a greedy turn with ``card`` (placement and special action)."""
         me = ev.me
         cid = CARD_IDS[card]
@@ -558,7 +558,7 @@ def _intake(bot: GreedyElGrande, view: ElGrandeView, b: Board, ev: Evaluator,
     return [float(a.a) if a.a <= prov else -float(a.a) for a in legal]
 
 
-def _region_change(bot: GreedyElGrande, b: Board, ev: Evaluator, legal: Sequence[EGAction],
+def _region_change(b: Board, ev: Evaluator, legal: Sequence[EGAction],
                    fn: Callable[[Board, EGAction], None]) -> list[float]:
     out = []
     for a in legal:
@@ -577,12 +577,12 @@ def _intake_from(bot: GreedyElGrande, view: ElGrandeView, b: Board, ev: Evaluato
             c.cab[me][a.a] -= 1
             c.court[me] += 1
 
-    return _region_change(bot, b, ev, legal, f)
+    return _region_change(b, ev, legal, f)
 
 
 def _take(bot: GreedyElGrande, view: ElGrandeView, b: Board, ev: Evaluator,
           legal: Sequence[EGAction]) -> list[float]:
-    return [bot.card_value(view, b, ev, a.a) for a in legal]
+    return [bot.card_value(b, ev, a.a) for a in legal]
 
 
 def _order(bot: GreedyElGrande, view: ElGrandeView, b: Board, ev: Evaluator,
@@ -606,7 +606,7 @@ def _place(bot: GreedyElGrande, view: ElGrandeView, b: Board, ev: Evaluator,
             c.cab[me][a.a] += 1
             c.court[me] -= 1
 
-    return _region_change(bot, b, ev, legal, f)
+    return _region_change(b, ev, legal, f)
 
 
 def _veto(bot: GreedyElGrande, view: ElGrandeView, b: Board, ev: Evaluator,
@@ -629,7 +629,7 @@ def _move(bot: GreedyElGrande, view: ElGrandeView, b: Board, ev: Evaluator,
             c.cab[a.b][a.a] -= 1
             c.cab[a.b][a.c] += 1
 
-    return _region_change(bot, b, ev, legal, f)
+    return _region_change(b, ev, legal, f)
 
 
 def _select(bot: GreedyElGrande, view: ElGrandeView, b: Board, ev: Evaluator,
@@ -671,7 +671,7 @@ def _mode(bot: GreedyElGrande, view: ElGrandeView, b: Board, ev: Evaluator,
 
 def _score_choice(bot: GreedyElGrande, view: ElGrandeView, b: Board, ev: Evaluator,
                   legal: Sequence[EGAction]) -> list[float]:
-    return _region_change(bot, b, ev, legal, lambda c, a: c.score_area(a.a))
+    return _region_change(b, ev, legal, lambda c, a: c.score_area(a.a))
 
 
 def _return_from(bot: GreedyElGrande, view: ElGrandeView, b: Board, ev: Evaluator,
@@ -685,7 +685,7 @@ def _return_from(bot: GreedyElGrande, view: ElGrandeView, b: Board, ev: Evaluato
             c.cab[me][a.a] -= 1
         c.province[me] += 1
 
-    return _region_change(bot, b, ev, legal, f)
+    return _region_change(b, ev, legal, f)
 
 
 def _select_opponent(bot: GreedyElGrande, view: ElGrandeView, b: Board, ev: Evaluator,
@@ -694,7 +694,7 @@ def _select_opponent(bot: GreedyElGrande, view: ElGrandeView, b: Board, ev: Eval
         c.cab[a.a][a.b] -= 1
         c.province[a.a] += 1
 
-    return _region_change(bot, b, ev, legal, f)
+    return _region_change(b, ev, legal, f)
 
 
 def _disk(bot: GreedyElGrande, view: ElGrandeView, b: Board, ev: Evaluator,
@@ -733,7 +733,7 @@ def _tile(bot: GreedyElGrande, view: ElGrandeView, b: Board, ev: Evaluator,
     def f(c: Board, a: EGAction) -> None:
         c.tiles[a.a] = a.b
 
-    return _region_change(bot, b, ev, legal, f)
+    return _region_change(b, ev, legal, f)
 
 
 def _king(bot: GreedyElGrande, view: ElGrandeView, b: Board, ev: Evaluator,
@@ -756,7 +756,7 @@ def _grande(bot: GreedyElGrande, view: ElGrandeView, b: Board, ev: Evaluator,
     def f(c: Board, a: EGAction) -> None:
         c.grande[me] = a.a
 
-    return _region_change(bot, b, ev, legal, f)
+    return _region_change(b, ev, legal, f)
 
 
 def _take_back(bot: GreedyElGrande, view: ElGrandeView, b: Board, ev: Evaluator,

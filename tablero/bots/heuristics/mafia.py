@@ -30,7 +30,7 @@ from random import Random
 from tablero.games.mafia import data
 from tablero.games.mafia.actions import MLAction
 from tablero.games.mafia.data import ACTIONS, CHARS, JOBS_BY_ID, MONEY, POWERS
-from tablero.games.mafia.view import MafiaView
+from tablero.games.mafia.view import MafiaView, PrivateView
 
 FIELDS = ("job", "k1", "k2", "k3", "k4")
 AVG_MONEY = sum(v * k for v, k in zip(MONEY.values(), data.MONEY_COUNTS.values(), strict=True)) / sum(
@@ -59,6 +59,12 @@ def dice_chance(n: int, target: int) -> float:
 
 def _expand(counts: Sequence[tuple[str, int]] | None) -> list[str]:
     return [c for c, k in (counts or ()) for _ in range(k)]
+
+
+def _mine(v: MafiaView) -> PrivateView:
+    """The seat's own part of its view (a bot always plays a seat)."""
+    assert v.private is not None, "greedy needs a seat's own view"
+    return v.private
 
 
 def _sigmoid(x: float) -> float:
@@ -99,7 +105,7 @@ class GreedyMafia:
         if "raid" in kinds:
             return self._raid(v, legal)
         if "hit" in kinds:
-            target = int(v.pend[2]) if len(v.pend) > 2 else -1
+            target = v.deciding.target
             return max(legal, key=lambda a: self._char_loss(v, target, a.args[0]))
         if "hand_over" in kinds:
             return min(legal, key=lambda a: self._char_loss(v, me, a.args[0]))
@@ -113,12 +119,12 @@ class GreedyMafia:
             by = {a.args[0]: a for a in legal}
             return next((by[e] for e in EVENT_PREFERENCE if e in by), legal[0])
         if "a_draw" in kinds:
-            hand = sum(k for _, k in (v.hand_actions or ()))
+            hand = sum(k for _, k in _mine(v).hand_actions)
             return self._yes_no(legal, "a_draw", hand <= 7)
         if "discard" in kinds or "set_aside" in kinds:
             return min(legal, key=lambda a: self._keep_value(v, me, a.args[0]))
         if "politik" in kinds:
-            pos = v.order.index(me) + 1
+            pos = v.public.order.index(me) + 1
             return next((a for a in legal if a.args[0] == str(pos)), legal[0])
         if "spitzel_take" in kinds or "spitzel_done" in kinds:
             return next((a for a in legal if a.kind == "spitzel_done"), legal[0])
@@ -133,28 +139,28 @@ class GreedyMafia:
 
     # ------------------------------------------------------------------ evaluation helpers
     def _leader_weight(self, v: MafiaView, q: int, me: int) -> float:
-        others = [v.vp[x] for x in range(v.players) if x != me]
+        others = [v.public.vp[x] for x in range(v.public.players) if x != me]
         top = max(others)
-        return 1.0 + 0.8 * (v.vp[q] == top) + max(0.0, (v.vp[q] - v.vp[me]) / 15.0)
+        return 1.0 + 0.8 * (v.public.vp[q] == top) + max(0.0, (v.public.vp[q] - v.public.vp[me]) / 15.0)
 
     def _char_worth(self, v: MafiaView, me: int, cid: str) -> float:
         """Rough VP worth of winning character ``cid`` for seat ``me`` now."""
         ch = CHARS[cid]
-        months_left = data.MONTHS - v.month
-        worth = 2.0 + 0.6 * v.month  # share of the monthly bonus (ME6)
+        months_left = data.MONTHS - v.public.month
+        worth = 2.0 + 0.6 * v.public.month  # share of the monthly bonus (ME6)
         worth += ch.gift
         if ch.set:
             partner = next((a if b == cid else b for a, b in data.SETS.values() if cid in (a, b)), "")
-            if partner in v.chars[me]:
+            if partner in v.public.chars[me]:
                 worth += ch.gift + CHARS[partner].gift
-        worth += 0.6 * ch.dollars * sum(1 for m in data.PAYDAY_MONTHS if m > v.month)
+        worth += 0.6 * ch.dollars * sum(1 for m in data.PAYDAY_MONTHS if m > v.public.month)
         # influence towards the power card of its colour
         pi = next(i for i, p in enumerate(POWERS) if p.colour == ch.colour)
-        mine = sum(CHARS[c].influence for c in v.chars[me] if CHARS[c].colour == ch.colour)
-        best_other = max((sum(CHARS[c].influence for c in v.chars[q] if CHARS[c].colour == ch.colour)
-                          for q in range(v.players) if q != me), default=0)
+        mine = sum(CHARS[c].influence for c in v.public.chars[me] if CHARS[c].colour == ch.colour)
+        best_other = max((sum(CHARS[c].influence for c in v.public.chars[q] if CHARS[c].colour == ch.colour)
+                          for q in range(v.public.players) if q != me), default=0)
         after = mine + ch.influence
-        if v.powers[pi] != me and after >= POWERS[pi].threshold and after > best_other:
+        if v.public.powers[pi] != me and after >= POWERS[pi].threshold and after > best_other:
             worth += POWERS[pi].vp * max(1, months_left) * 0.8
         else:
             worth += ch.influence * 0.5 * min(1.0, months_left / 4)
@@ -167,7 +173,7 @@ class GreedyMafia:
         ch = CHARS[cid]
         pi = next(i for i, p in enumerate(POWERS) if p.colour == ch.colour)
         loss = ch.influence + 0.5 * ch.dollars
-        if v.powers[pi] == owner:
+        if v.public.powers[pi] == owner:
             loss += 3 * POWERS[pi].vp
         if ch.set and any(cid in pair for pair in data.SETS.values()):
             loss += 1.0
@@ -175,20 +181,20 @@ class GreedyMafia:
 
     def _bribe(self, v: MafiaView, cid: str) -> int | None:
         b = CHARS[cid].bribe
-        if b is not None and "EV01" in v.this_events:
+        if b is not None and "EV01" in v.public.this_events:
             b = max(1, b - data.EV01_BRIBE)
         return b
 
     def _turns_left(self, v: MafiaView, q: int, me: int) -> int:
         """Turns seat ``q`` still gets this month after the current one."""
-        later_phases = data.PHASES - v.phase
+        later_phases = data.PHASES - v.public.phase
         if q == me:
             return later_phases
-        return later_phases + (1 if v.order.index(q) > v.tp else 0)
+        return later_phases + (1 if v.public.order.index(q) > v.public.turn_pos else 0)
 
     def _field_est(self, v: MafiaView, q: int, f: int) -> float:
         total = 0.0
-        for card, src, ignored, _ in v.grid[q][f]:
+        for card, src, ignored, _public in v.grid[q][f]:
             if card != "?":
                 if card in MONEY:
                     total += MONEY[card]
@@ -199,7 +205,7 @@ class GreedyMafia:
         return total
 
     def _win_chance(self, v: MafiaView, me: int, k: int, money: int, fist: int) -> float:
-        cid = v.row[k]
+        cid = v.public.row[k]
         ch = CHARS[cid]
         bribe = self._bribe(v, cid)
         eligible = (bribe is not None and money >= bribe) or (ch.blackmail is not None and fist >= ch.blackmail)
@@ -207,7 +213,7 @@ class GreedyMafia:
             return 0.0
         mine = money + fist
         opp = 0.0
-        for q in range(v.players):
+        for q in range(v.public.players):
             if q == me or (not v.grid[q][k + 1] and self._turns_left(v, q, me) == 0):
                 continue
             est = self._field_est(v, q, k + 1)
@@ -228,7 +234,7 @@ class GreedyMafia:
         val = c.fist / 2 + c.dice / 2 + c.dollar
         if c.kind == "attack":
             val += 1.0 + c.stars
-        if c.tag and v.job and c.tag in JOBS_BY_ID[v.job].tags:
+        if c.tag and v.public.job and c.tag in JOBS_BY_ID[v.public.job].tags:
             val += 2.0
         return val
 
@@ -237,16 +243,16 @@ class GreedyMafia:
         by = {a.to_text(): a for a in legal}
         if "ability geldwaesche" in by:
             return by["ability geldwaesche"]
-        if "ability grossoffensive" in by and v.month >= 2 and sum(k for _, k in (v.hand_actions or ())) >= 7:
+        hand = sum(k for _, k in _mine(v).hand_actions)
+        if "ability grossoffensive" in by and v.public.month >= 2 and hand >= 7:
             return by["ability grossoffensive"]
-        months_left = data.MONTHS - v.month + 1
-        discs = v.discs[me]
-        top_vp = max(v.vp)
-        exposed = len(v.chars[me]) >= 2 or (v.vp[me] == top_vp and v.vp[me] > 0)
-        if "disc protect" in by and exposed and discs * 2 >= months_left and v.phase <= 2:
+        months_left = data.MONTHS - v.public.month + 1
+        discs = v.public.discs[me]
+        top_vp = max(v.public.vp)
+        exposed = len(v.public.chars[me]) >= 2 or (v.public.vp[me] == top_vp and v.public.vp[me] > 0)
+        if "disc protect" in by and exposed and discs * 2 >= months_left and v.public.phase <= 2:
             return by["disc protect"]
         if "disc ashtray_money" in by:
-            hand = sum(k for _, k in (v.hand_actions or ()))
             if hand <= 3:
                 return by.get("disc ashtray_actions", by["disc ashtray_money"])
             return by["disc ashtray_money"]
@@ -260,7 +266,7 @@ class GreedyMafia:
         end = next(a for a in legal if a.kind == "end_plays")
         if not plays:
             return end
-        left = v.limit - v.played
+        left = v.public.limit - v.public.played
         best_val, best_act = 0.3, end
         # defence onto a face-up attack waiting for month end: only if it holds (a free reaction
         # at month end would do as well, so only cheap when plays are left over)
@@ -288,7 +294,7 @@ class GreedyMafia:
                 by_field.setdefault(where, {})[(c, src)] = a
         for where, options in by_field.items():
             k = int(where[1]) - 1
-            cid = v.row[k]
+            cid = v.public.row[k]
             if not cid:
                 continue
             f = k + 1
@@ -301,8 +307,8 @@ class GreedyMafia:
             # the pool of cards (with multiplicity) usable here
             pool: list[tuple[str, str]] = []
             for (c, src) in options:
-                have = dict(v.screen or ()) if src == "screen" else (
-                    dict(v.hand_money or ()) if c in MONEY else dict(v.hand_actions or ()))
+                have = dict(_mine(v).screen) if src == "screen" else (
+                    dict(_mine(v).hand_money) if c in MONEY else dict(_mine(v).hand_actions))
                 pool += [(c, src)] * min(have.get(c, 0), room)
             seen: set[tuple[tuple[str, str], ...]] = set()
             for size in range(1, room + 1):
@@ -328,9 +334,9 @@ class GreedyMafia:
 
     def _job_plans(self, v: MafiaView, me: int, plays: list[MLAction], left: int
                    ) -> list[tuple[float, MLAction]]:
-        if not v.job:
+        if not v.public.job:
             return []
-        job = JOBS_BY_ID[v.job]
+        job = JOBS_BY_ID[v.public.job]
         cur = [c for c, *_ in v.grid[me][0]]
         room = min(left, data.JOB_CAP - len(cur))
         if room <= 0:
@@ -341,9 +347,9 @@ class GreedyMafia:
                 options[a.args[0]] = a
         if not options:
             return []
-        hand = dict(v.hand_actions or ())
+        hand = dict(_mine(v).hand_actions)
         pool = [c for c in options for _ in range(min(hand.get(c, 0), room))]
-        target = job.dice_sum - (data.EV06_DICE if "EV06" in v.this_events else 0)
+        target = job.dice_sum - (data.EV06_DICE if "EV06" in v.public.this_events else 0)
         gain = job.ep + 0.4 * job.dollar + 1.0
         out: list[tuple[float, MLAction]] = []
         seen: set[tuple[str, ...]] = set()
@@ -381,7 +387,7 @@ class GreedyMafia:
 
     def _attack_plans(self, v: MafiaView, me: int, plays: list[MLAction]) -> list[tuple[float, MLAction]]:
         out: list[tuple[float, MLAction]] = []
-        adv = v.variant == "advanced"
+        adv = v.public.variant == "advanced"
         for a in plays:
             c, where = a.args[0], a.args[2]
             if not where.startswith("atk:") or ACTIONS[c].kind != "attack":
@@ -394,20 +400,22 @@ class GreedyMafia:
             timing = a.args[4] if up else "me"
             if up and timing == "me":
                 continue
-            if adv and ((card.symbol == "badge" and v.powers[1] == q) or (card.symbol == "star" and v.powers[3] == q)):
+            powers = v.public.powers
+            if adv and ((card.symbol == "badge" and powers[data.STAATSGEWALT] == q)
+                        or (card.symbol == "star" and powers[data.PRESSE] == q)):
                 continue
-            fist = card.fist + (data.EV02_FIST if card.symbol == "badge" and "EV02" in v.this_events else 0)
+            fist = card.fist + (data.EV02_FIST if card.symbol == "badge" and "EV02" in v.public.this_events else 0)
             p = min(0.85, 0.35 + 0.08 * fist)
-            if adv and v.family[q] == "lombardo" and not v.ability_used[q]:
+            if adv and v.public.family[q] == "lombardo" and not v.public.ability_used[q]:
                 p *= 0.5
             if card.symbol == "cross":
-                if not v.chars[q]:
+                if not v.public.chars[q]:
                     continue
-                effect = max(self._char_loss(v, q, x) for x in v.chars[q])
+                effect = max(self._char_loss(v, q, x) for x in v.public.chars[q])
             elif card.symbol == "hand":
-                if not v.chars[q]:
+                if not v.public.chars[q]:
                     continue
-                effect = max(self._char_loss(v, q, x) for x in v.chars[q]) * 0.6 + 3.0
+                effect = max(self._char_loss(v, q, x) for x in v.public.chars[q]) * 0.6 + 3.0
             elif card.symbol == "badge":
                 cards_now = sum(len(fl) for fl in v.grid[q])
                 biggest = max(len(fl) for fl in v.grid[q])
@@ -418,7 +426,7 @@ class GreedyMafia:
             else:
                 if up:
                     continue
-                effect = (min(v.vp[q], 2 * card.stars) + card.stars) * 0.6
+                effect = (min(v.public.vp[q], 2 * card.stars) + card.stars) * 0.6
             val = p * effect * self._leader_weight(v, q, me) + p * card.dollar * 0.5 - 1.0 - 0.2 * fist
             out.append((val, a))
         return out
@@ -427,13 +435,13 @@ class GreedyMafia:
     def _step3(self, v: MafiaView, me: int, legal: Sequence[MLAction]) -> MLAction | None:
         attempt = next((a for a in legal if a.kind == "job_attempt"), None)
         skip = next((a for a in legal if a.kind == "job_skip"), None)
-        if attempt is None or not v.job:
+        if attempt is None or not v.public.job:
             return skip
-        job = JOBS_BY_ID[v.job]
+        job = JOBS_BY_ID[v.public.job]
         cards = [c for c, *_ in v.grid[me][0] if c in ACTIONS and ACTIONS[c].symbol != "star"]
         if self._tags_ok(job.tags, cards):
             return attempt
-        target = job.dice_sum - (data.EV06_DICE if "EV06" in v.this_events else 0)
+        target = job.dice_sum - (data.EV06_DICE if "EV06" in v.public.this_events else 0)
         dice = min(data.MAX_DICE, sum(ACTIONS[c].dice for c in cards))
         return attempt if dice_chance(dice, target) >= 0.5 else skip
 
@@ -442,18 +450,18 @@ class GreedyMafia:
         x = v.atk[me]
         options = [a for a in legal if a.kind == "defend"]
         none = next((a for a in legal if a.kind == "no_defence"), None)
-        if x is None or x[0] in ("DISC", "?") or not options:
+        if x is None or x.card in ("DISC", "?") or not options:
             return none if none is not None else (options[0] if options else None)
-        card = ACTIONS[x[0]]
-        strength = card.fist + (data.EV02_FIST if card.symbol == "badge" and "EV02" in v.this_events else 0)
-        ev10 = data.EV10_DEFENCE if "EV10" in v.this_events else 0
+        card = ACTIONS[x.card]
+        strength = card.fist + (data.EV02_FIST if card.symbol == "badge" and "EV02" in v.public.this_events else 0)
+        ev10 = data.EV10_DEFENCE if "EV10" in v.public.this_events else 0
         holding = [a for a in options
                    if ACTIONS[a.args[0]].strength == data.CANCEL or ACTIONS[a.args[0]].strength - ev10 >= strength]
-        if card.symbol in ("cross", "hand") and not v.chars[me]:
+        if card.symbol in ("cross", "hand") and not v.public.chars[me]:
             return none
         if card.symbol == "badge" and not any(v.grid[me]):
             return none
-        if card.symbol == "star" and v.vp[me] == 0:
+        if card.symbol == "star" and v.public.vp[me] == 0:
             return none
         if not holding:
             return none
@@ -462,17 +470,17 @@ class GreedyMafia:
 
     def _guardian(self, v: MafiaView, me: int) -> bool:
         x = v.atk[me]
-        if x is None or x[0] in ("DISC", "?"):
+        if x is None or x.card in ("DISC", "?"):
             return False
-        sym = ACTIONS[x[0]].symbol
+        sym = ACTIONS[x.card].symbol
         if sym in ("cross", "hand"):
-            return bool(v.chars[me]) and max(self._char_loss(v, me, c) for c in v.chars[me]) >= 3
+            return bool(v.public.chars[me]) and max(self._char_loss(v, me, c) for c in v.public.chars[me]) >= 3
         if sym == "badge":
             return sum(len(f) for f in v.grid[me]) >= 3
-        return v.vp[me] >= 4
+        return v.public.vp[me] >= 4
 
     def _raid(self, v: MafiaView, legal: Sequence[MLAction]) -> MLAction:
-        target = int(v.pend[2]) if len(v.pend) > 2 else -1
+        target = v.deciding.target
 
         def size(a: MLAction) -> float:
             if target < 0:
@@ -483,27 +491,27 @@ class GreedyMafia:
         return max(legal, key=size)
 
     def _job_roll(self, v: MafiaView, me: int, legal: Sequence[MLAction]) -> MLAction | None:
-        if not v.job:
+        if not v.public.job:
             return next((a for a in legal if a.kind == "job_abandon"), None)
-        job = JOBS_BY_ID[v.job]
+        job = JOBS_BY_ID[v.public.job]
         cards = [c for c, _, ign, _ in v.grid[me][0] if c in ACTIONS and not ign]
-        target = job.dice_sum - (data.EV06_DICE if "EV06" in v.this_events else 0)
+        target = job.dice_sum - (data.EV06_DICE if "EV06" in v.public.this_events else 0)
         dice = min(data.MAX_DICE, sum(ACTIONS[c].dice for c in cards))
         p = dice_chance(dice, target)
         roll = p * (job.ep + 0.4 * job.dollar) > (1 - p) * job.failure * 2.5
         return next((a for a in legal if a.kind == ("job_roll" if roll else "job_abandon")), None)
 
     def _reroll(self, v: MafiaView, legal: Sequence[MLAction]) -> MLAction | None:
-        if not v.job or not v.dice:
+        if not v.public.job or not v.public.dice:
             return None
-        job = JOBS_BY_ID[v.job]
-        target = job.dice_sum - (data.EV06_DICE if "EV06" in v.this_events else 0)
+        job = JOBS_BY_ID[v.public.job]
+        target = job.dice_sum - (data.EV06_DICE if "EV06" in v.public.this_events else 0)
         best, best_p = None, 0.0
         for a in legal:
             if a.kind != "reroll":
                 continue
             idx = {int(i) for i in a.args[0].split(",")}
-            kept = sum(d for i, d in enumerate(v.dice) if i not in idx)
+            kept = sum(d for i, d in enumerate(v.public.dice) if i not in idx)
             p = dice_chance(len(idx), target - kept)
             if p > best_p:
                 best, best_p = a, p
@@ -512,11 +520,11 @@ class GreedyMafia:
     def _ties_help(self, v: MafiaView, me: int) -> bool:
         """Familienbande: use it when the column's character is worth it and it changes the
         winner (every card of the column has just been revealed)."""
-        col = next((t for t in v.tasks if t and t[0] == "column"), None)
-        if col is None:
+        column = v.deciding.column
+        if not column.startswith("k"):
             return False
-        k = int(col[1])
-        cid = v.row[k]
+        k = int(column[1:]) - 1
+        cid = v.public.row[k]
         if not cid:
             return False
         f = k + 1
@@ -524,7 +532,7 @@ class GreedyMafia:
         bribe = self._bribe(v, cid)
         best, best_score = -1, -1
         mine = 0
-        for q in v.order:
+        for q in v.public.order:
             cards = v.grid[q][f]
             if not cards:
                 continue

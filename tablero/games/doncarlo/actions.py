@@ -1,14 +1,15 @@
 """Don Carlo actions: one player decision (PLAY a code) and two chance outcomes.
 
 Actions are interned: ``PLAYS[i]`` is the one object for code ``i`` of ``data.CODES``, so
-legality checks are identity checks in the hot path.
+legality checks are identity checks in the hot path. :class:`HiddenDraw` is no action of the
+game: it is what the other seats see of a private draw (``Game.redact_action``).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from tablero.core.errors import ActionParseError
 from tablero.games.doncarlo.data import CODES, code_text
@@ -23,6 +24,9 @@ class Play:
     def to_text(self) -> str:
         return CODE_TEXTS[self.code]
 
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "play", "code": CODE_TEXTS[self.code], "values": list(CODES[self.code])}
+
 
 @dataclass(frozen=True, slots=True)
 class Draw:
@@ -32,6 +36,20 @@ class Draw:
 
     def to_text(self) -> str:
         return f"draw {self.value}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "draw", "value": self.value}
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenDraw:
+    """What the other seats see of a private draw (initial hand, refill): a card, value unseen (§9)."""
+
+    def to_text(self) -> str:
+        return "draw"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "draw"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +61,9 @@ class StartSeat:
     def to_text(self) -> str:
         return f"start {self.seat}"
 
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "start", "seat": self.seat}
+
 
 DonCarloAction = Play | Draw | StartSeat
 
@@ -51,6 +72,7 @@ CODE_BY_TEXT: Final = {t: i for i, t in enumerate(CODE_TEXTS)}
 PLAYS: Final = tuple(Play(i) for i in range(len(CODES)))
 DRAWS: Final = tuple(Draw(v) for v in range(7))
 STARTS: Final = tuple(StartSeat(s) for s in range(4))
+HIDDEN_DRAW: Final = HiddenDraw()
 
 
 def parse(text: str) -> DonCarloAction:

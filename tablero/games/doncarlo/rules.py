@@ -1,126 +1,57 @@
-"""Don Carlo rules: setup, turns, the blocked procedure, the end and the final scoring.
+"""Don Carlo rules: the ``Game`` façade the registry imports.
 
-Spec: ../shared/rules/don-carlo.md (rules version 1). Section numbers below refer to it.
+Spec: ../shared/rules/don-carlo.md (rules version 1). The transitions, tables and options
+live in :mod:`tablero.games.doncarlo.engine`; what a seat sees in :mod:`.view`; words and the
+table picture in :mod:`.text`. This class ties them to the core protocol.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 from random import Random
 from typing import Any, Final
 
-from tablero.core.errors import ErrorCode, IllegalActionError
+from tablero.core.codec import TableCodec
 from tablero.core.events import Event
 from tablero.core.messages import Catalogue, Message
-from tablero.core.protocol import CHANCE, Game, OptionSpec, Player, Result, Viewer, check_start_seat, parse_start_seat
-from tablero.games.doncarlo import data
+from tablero.core.protocol import Action, Game, Player, Result, Viewer
+from tablero.games.doncarlo import data, engine
 from tablero.games.doncarlo.actions import DRAWS, PLAYS, STARTS, DonCarloAction, Draw, Play, StartSeat, parse
-from tablero.games.doncarlo.data import CODES, COUNTRIES, FAMILY_COUNTS, HAND_SIZE
+from tablero.games.doncarlo.engine import draw_card, play_code, start_game
 from tablero.games.doncarlo.state import BLOCKED_DRAW, DEAL, OVER, PLAY, REFILL, START, DonCarloState
+from tablero.games.doncarlo.text import CATALOGUE, describe_action, render_view
+from tablero.games.doncarlo.view import DonCarloView, determinize_view, observe_state
 
-# ---------------------------------------------------------------------------- tables
-POW5: Final = tuple(5**v for v in range(7))
-CODE_ITEMS: Final = tuple(tuple((v, c.count(v)) for v in sorted(set(c))) for c in CODES)
-CODE_KEY: Final = tuple(sum(POW5[v] for v in c) for c in CODES)
-CODE_SUM: Final = tuple(sum(c) for c in CODES)
-CODE_LEN: Final = tuple(len(c) for c in CODES)
-CODE_BONUS: Final = tuple(data.code_bonus(c) for c in CODES)
-FAMILY_SIZE: Final = sum(FAMILY_COUNTS)
+DRAW_PHASES: Final = (DEAL, REFILL, BLOCKED_DRAW)
+"""The chance nodes that draw a card from the active family's deck."""
 
 
-def _country_of_sum(players: int) -> tuple[int, ...]:
-    """Per code index: the country index it goes to with this player count, or -1."""
-    in_play = data.countries_in_play(players)
-    by_sum = {s: i for i in in_play for s in COUNTRIES[i].sums}
-    return tuple(by_sum.get(s, -1) for s in CODE_SUM)
+@cache
+def seat_actions() -> TableCodec[DonCarloAction]:
+    """Every ``PLAY(code)``: index = code index of ``data.CODES`` (320, any player count).
+
+    Codes whose digit sum no country accepts with a player count are never legal there, but
+    keep their index: one action space for every table.
+    """
+    return TableCodec(PLAYS)
 
 
-CODE_COUNTRY: Final = {n: _country_of_sum(n) for n in (2, 3, 4)}
-_CANDIDATES: dict[int, dict[int, tuple[int, ...]]] = {2: {}, 3: {}, 4: {}}
+@cache
+def chance_actions(players: int) -> TableCodec[DonCarloAction]:
+    """The start seats ``0 … players-1``, then a drawn card of each value 0-6 (``players + 7``)."""
+    return TableCodec((*STARTS[:players], *DRAWS))
 
 
-def candidates(players: int, hand: Sequence[int], key: int) -> tuple[int, ...]:
-    """Codes (indices) formable from ``hand`` whose sum a country in play accepts (§3.2 1-3)."""
-    cache = _CANDIDATES[players]
-    found = cache.get(key)
-    if found is None:
-        country = CODE_COUNTRY[players]
-        found = tuple(
-            i for i, items in enumerate(CODE_ITEMS)
-            if country[i] >= 0 and all(hand[v] >= k for v, k in items)
-        )
-        cache[key] = found
-    return found
-
-
-def legal_codes(players: int, hand: Sequence[int], key: int, used: bytearray) -> tuple[Play, ...]:
-    """The legal plays of a hand: formable, accepted sum, unused by anyone (§3.2)."""
-    return tuple([PLAYS[i] for i in candidates(players, hand, key) if not used[i]])
-
-
-# ---------------------------------------------------------------------------- options
-
-
-
-
-def _parse_points(text: str) -> object:
-    """``egoistrien:3,protzland:9`` (countries left out keep their default)."""
-    out: dict[str, int] = {}
-    for part in text.split(","):
-        if not part.strip():
-            continue
-        name, sep, value = part.partition(":")
-        if not sep:
-            name, sep, value = part.partition("=")
-        if not sep or not value.strip().lstrip("-").isdigit():
-            raise ValueError(f"expected country:points pairs, got {part!r}")
-        out[name.strip().lower()] = int(value)
-    return out
-
-
-def _check_points(value: object, players: int) -> object:
-    if not isinstance(value, Mapping):
-        raise ValueError("expected a mapping of country ids to points")
-    out = {c.id: c.default_points for c in COUNTRIES}
-    for k, v in value.items():
-        if k not in out:
-            raise ValueError(f"unknown country {k!r}; countries: {', '.join(data.COUNTRY_IDS)}")
-        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-            raise ValueError(f"points for {k} must be a whole number >= 0")
-        out[k] = v
-    return out
-
-
-def _check_tie(value: object, players: int) -> object:
-    if value not in data.TIE_RULES:
-        raise ValueError(f"choose one of {', '.join(data.TIE_RULES)}")
-    return value
-
-
-OPTIONS: Final = (
-    OptionSpec(name="start_seat", default="random", parse=parse_start_seat, check=check_start_seat,
-               help="first player: a seat number or 'random' (decision, §4)"),
-    OptionSpec(name="country_points", default={c.id: c.default_points for c in COUNTRIES},
-               parse=_parse_points, check=_check_points,
-               help="majority points per country, e.g. protzland:7,land_8:8 (R: reconstructed)"),
-    OptionSpec(name="majority_tie", default="all_full", parse=str, check=_check_tie,
-               choices=data.TIE_RULES, help="tie rule for a country majority (§7)"),
-)
-
-
-def _illegal(msg: str, code: ErrorCode = ErrorCode.ILLEGAL) -> IllegalActionError:
-    return IllegalActionError(msg, code=code)
-
-
-# ---------------------------------------------------------------------------- the game
-class DonCarlo(Game[DonCarloState, DonCarloAction, Any]):
+class DonCarlo(Game[DonCarloState, DonCarloAction, DonCarloView]):
     """Don Carlo (Kramer, Lach & Rapp; moses. 2020), 2–4 players.
 
     | | |
     |---|---|
-    | decisions | ``PLAY(code)`` only (§11); a single legal code is a forced step |
+    | decisions | ``PLAY(code)`` only (§11); a single legal code is a forced step where the hand is known to all |
     | chance | every card drawn (initial hands, refills, blocked draws), the start seat |
     | hidden | hands (except the known multiset K), deck order (from everyone) |
+    | action spaces | seats: the 320 codes; chance: ``players`` start seats + 7 card values |
     | rules versions | 1: don-carlo.md rules version 1 |
     """
 
@@ -130,52 +61,24 @@ class DonCarlo(Game[DonCarloState, DonCarloAction, Any]):
     data_version = data.DATA_VERSION
     min_players = 2
     max_players = 4
-    options = OPTIONS
+    options = engine.OPTIONS
+    state_type = DonCarloState
 
     # ------------------------------------------------------------------ setup (§4)
     def new_initial_state(self, players: int, options: Mapping[str, object] | None = None) -> DonCarloState:
-        opts = self.resolve_options(players, options)
-        s = DonCarloState()
-        s.n = players
-        s.countries = data.countries_in_play(players)
-        pts = opts["country_points"]
-        s.points = tuple(int(pts[c.id]) for c in COUNTRIES)
-        s.tie_rule = str(opts["majority_tie"])
-        start = opts["start_seat"]
-        s.start_option = None if start == "random" else int(start)
-        s.hand = [[0] * 7 for _ in range(players)]
-        s.hand_key = [0] * players
-        s.hand_size = [0] * players
-        s.deck = [list(FAMILY_COUNTS) for _ in range(players)]
-        s.deck_size = [FAMILY_SIZE] * players
-        s.known = [[0] * 7 for _ in range(players)]
-        s.used = bytearray(len(CODES))
-        s.agents = [[] for _ in COUNTRIES]
-        s.influence = [0] * players
-        s.bonus = [0] * players
-        s.country_points = [0] * players
-        s.out = [False] * players
-        s.phase = DEAL
-        s.turn = 0
-        s.start_seat = -1
-        s.blocked = False
-        s.legal = ()
-        s.actors = (CHANCE,)
-        s.plays = 0
-        return s
+        return engine.new_state(players, self.resolve_options(players, options))
 
     def max_game_length(self, players: int) -> int:
         # every card is drawn once; every play uses at least one card; one start entry
-        return 2 * FAMILY_SIZE * players + 1
+        return 2 * engine.FAMILY_SIZE * players + 1
 
     # ------------------------------------------------------------------ flow
     def to_act(self, state: DonCarloState) -> tuple[Player, ...]:
         return state.actors
 
-    def legal_actions(self, state: DonCarloState, player: Player) -> Sequence[DonCarloAction]:
-        if state.phase == PLAY and player == state.turn:
-            return state.legal
-        return ()
+    def generate_legal(self, state: DonCarloState, player: Player) -> Sequence[DonCarloAction]:
+        p = state.turn
+        return engine.legal_codes(state.n, state.hand[p], state.hand_key[p], state.used)
 
     def chance_outcomes(self, state: DonCarloState) -> Sequence[tuple[DonCarloAction, float]]:
         if state.phase == START:
@@ -186,277 +89,100 @@ class DonCarlo(Game[DonCarloState, DonCarloAction, Any]):
         return []
 
     def sample_chance(self, state: DonCarloState, rng: Random) -> DonCarloAction:
+        """One chance outcome; a card is the ``rng.randrange(deck size)``-th of the deck by value.
+
+        The index is drawn the way ``Random.randrange`` draws it (rejection sampling on
+        ``getrandbits``: the very same numbers for the same RNG state) without its argument
+        checks, which cost a tenth of a playout.
+        """
         if state.phase == START:
             return STARTS[rng.randrange(state.n)]
-        deck = state.deck[state.turn]
-        r = rng.randrange(state.deck_size[state.turn])
-        for v, c in enumerate(deck):
+        p = state.turn
+        size = state.deck_size[p]
+        getrandbits = rng.getrandbits
+        k = size.bit_length()
+        r = getrandbits(k)
+        while r >= size:
+            r = getrandbits(k)
+        for v, c in enumerate(state.deck[p]):
             if r < c:
                 return DRAWS[v]
             r -= c
         raise AssertionError("deck counts out of step with deck size")
 
-    def apply(self, state: DonCarloState, player: Player, action: DonCarloAction,
-              events: list[Event] | None = None) -> None:
-        phase = state.phase
-        if phase == PLAY:
-            if player != state.turn:
-                raise _illegal(f"seat {player} cannot act: it is seat {state.turn}'s turn",
-                               ErrorCode.NOT_YOUR_TURN)
-            if action not in state.legal:
-                raise _illegal(self._why_illegal(state, action))
-            self._play(state, action.code, events)
-            return
-        if player != CHANCE or phase == OVER:
-            raise _illegal(
-                "the game is over" if phase == OVER
-                else f"seat {player} cannot act now: a card is being drawn",
-                ErrorCode.NOT_YOUR_TURN,
-            )
-        if phase == START:
-            if type(action) is not StartSeat or action.seat >= state.n:
-                raise _illegal(f"{action.to_text()!r} is not a start seat for {state.n} players")
-            state.start_seat = action.seat
-            if events is not None:
-                events.append(Event(Message("dc.start", seat=action.seat)))
-            self.begin_turn(state, action.seat, events)
-            return
-        if type(action) is not Draw or not state.deck[state.turn][action.value]:
-            raise _illegal(f"{action.to_text()!r} cannot be drawn: no such card in the deck")
-        self._draw(state, action.value, events)
+    def is_chance_outcome(self, state: DonCarloState, action: DonCarloAction) -> bool:
+        if type(action) is Draw:  # at a draw (deal, refill, blocked draw): a card still in the deck
+            return (state.phase in DRAW_PHASES and 0 <= action.value < 7
+                    and state.deck[state.turn][action.value] > 0)
+        return state.phase == START and type(action) is StartSeat and 0 <= action.seat < state.n
 
-    def _why_illegal(self, state: DonCarloState, action: DonCarloAction) -> str:
-        if type(action) is not Play:
-            return f"{action.to_text()!r} is not a play; it is seat {state.turn}'s turn to send an agent"
-        p, code = state.turn, action.code
-        text = action.to_text()
-        if not all(state.hand[p][v] >= k for v, k in CODE_ITEMS[code]):
-            return f"cannot play {text!r}: those cards are not all in the hand"
-        if CODE_COUNTRY[state.n][code] < 0:
-            return f"cannot play {text!r}: no country in play accepts the digit sum {CODE_SUM[code]}"
-        if state.used[code]:
-            return f"cannot play {text!r}: this code name has been used already"
-        return f"cannot play {text!r} now"
+    def always_asked(self, state: DonCarloState, player: Player) -> bool:
+        """A play is put to the seat even with one legal code unless every seat knows his hand.
 
-    # ------------------------------------------------------------------ transitions
-    def _draw(self, s: DonCarloState, v: int, events: list[Event] | None) -> None:
-        p = s.turn
-        s.deck[p][v] -= 1
-        s.deck_size[p] -= 1
-        s.hand[p][v] += 1
-        s.hand_key[p] += POW5[v]
-        s.hand_size[p] += 1
-        phase = s.phase
-        if phase == BLOCKED_DRAW:  # drawn in the open (§5.3 step 2)
-            s.known[p][v] += 1
-            if events is not None:
-                events.append(Event(Message("dc.draw.open", seat=p, value=v)))
-            s.legal = legal_codes(s.n, s.hand[p], s.hand_key[p], s.used)
-            if s.legal:
-                s.phase = PLAY
-                s.actors = (p,)
-            elif not s.deck_size[p]:
-                self._make_out(s, p, events)
-                self._next_turn(s, events)
-            return
-        if events is not None:
-            events.append(Event(Message("dc.draw", seat=p, value=v), frozenset((p,)),
-                                Message("dc.draw.hidden", seat=p)))
-        if phase == DEAL:
-            if s.hand_size[p] == HAND_SIZE:
-                if p + 1 < s.n:
-                    s.turn = p + 1
-                elif s.start_option is None:
-                    s.phase = START
-                else:
-                    s.start_seat = s.start_option
-                    self.begin_turn(s, s.start_option, events)
-            return
-        # REFILL (§5.1 step 4)
-        if s.hand_size[p] >= HAND_SIZE or not s.deck_size[p]:
-            self._next_turn(s, events)
-
-    def begin_turn(self, s: DonCarloState, p: int, events: list[Event] | None) -> None:
-        """Start of p's turn: play if he can, else the blocked procedure (§5.1, §5.3).
-
-        Public so that scenario builders (``setup.py``) can start a turn the way the rules do.
+        Whether a hand forms exactly one legal code depends on its hidden cards: a play
+        applied at once would tell the others so (issue 9). Where the whole hand is known to
+        all (a blocked turn showed every card, the deck is empty, ...: see
+        :func:`~tablero.games.doncarlo.engine.hand_known_to_all`), a single code is public
+        knowledge too and stays a forced step (spec §0).
         """
-        while True:
-            s.turn = p
-            s.legal = legal_codes(s.n, s.hand[p], s.hand_key[p], s.used)
-            if s.legal:
-                s.phase = PLAY
-                s.blocked = False
-                s.actors = (p,)
-                return
-            # Blocked: reveal the whole hand (§5.3 step 1).
-            s.blocked = True
-            s.known[p] = s.hand[p][:]
-            if events is not None:
-                events.append(Event(
-                    Message("dc.blocked", seat=p, hand=_values(s.hand[p])) if s.hand_size[p]
-                    else Message("dc.blocked.empty", seat=p)
-                ))
-            if s.deck_size[p]:
-                s.phase = BLOCKED_DRAW
-                s.actors = (CHANCE,)
-                return
-            self._make_out(s, p, events)
-            nxt = self._next_seat(s, p)
-            if nxt < 0:
-                self._finish(s, events)
-                return
-            p = nxt
+        return state.phase == PLAY and player == state.turn and not engine.hand_known_to_all(state, player)
 
-    def _make_out(self, s: DonCarloState, p: int, events: list[Event] | None) -> None:
-        s.out[p] = True
-        s.blocked = False
-        if events is not None:
-            events.append(Event(Message("dc.out", seat=p, score=s.score(p))))
-
-    def _next_seat(self, s: DonCarloState, p: int) -> int:
-        """The next seat clockwise after p that is not out, or -1 if everyone is out."""
-        n = s.n
-        for i in range(1, n + 1):
-            q = (p + i) % n
-            if not s.out[q]:
-                return q
-        return -1
-
-    def _next_turn(self, s: DonCarloState, events: list[Event] | None) -> None:
-        nxt = self._next_seat(s, s.turn)
-        if nxt < 0:
-            self._finish(s, events)
+    def step(self, state: DonCarloState, player: Player, action: DonCarloAction,
+             events: list[Event] | None) -> None:
+        """A drawn card, a play or the start seat (``apply`` has checked it fits the phase)."""
+        if type(action) is Draw:
+            draw_card(state, action.value, events)
+        elif type(action) is Play:
+            play_code(state, action.code, events)
         else:
-            self.begin_turn(s, nxt, events)
+            assert type(action) is StartSeat
+            start_game(state, action.seat, events)
 
-    def _play(self, s: DonCarloState, code: int, events: list[Event] | None) -> None:
-        """§5.1 effects 1-4."""
-        p = s.turn
-        hand = s.hand[p]
-        known = s.known[p]
-        for v, k in CODE_ITEMS[code]:
-            hand[v] -= k
-            if known[v]:
-                known[v] = known[v] - k if known[v] > k else 0
-        s.hand_key[p] -= CODE_KEY[code]
-        s.hand_size[p] -= CODE_LEN[code]
-        s.used[code] = 1
-        country = CODE_COUNTRY[s.n][code]
-        agents = s.agents[country]
-        agents.append((p, code))
-        gain = len(agents)
-        bonus = CODE_BONUS[code]
-        s.influence[p] += gain
-        s.bonus[p] += bonus
-        s.plays += 1
-        s.blocked = False
-        if events is not None:
-            events.append(Event(Message(
-                "dc.play", seat=p, code=PLAYS[code].to_text(),
-                country=Message(f"dc.country.{COUNTRIES[country].id}"), influence=gain, bonus=bonus,
-            )))
-        if s.hand_size[p] < HAND_SIZE and s.deck_size[p]:
-            s.phase = REFILL
-            s.actors = (CHANCE,)
-        else:
-            self._next_turn(s, events)
+    def explain_not_to_act(self, state: DonCarloState, player: Player) -> str:
+        return engine.not_to_act_reason(state, player)
 
-    def _finish(self, s: DonCarloState, events: list[Event] | None) -> None:
-        """End of game (§6) and final scoring (§7)."""
-        s.phase = OVER
-        s.actors = ()
-        s.legal = ()
-        s.blocked = False
-        for c, pts, winners in majorities(s):
-            for w in winners:
-                s.country_points[w] += pts
-            if events is not None:
-                events.append(Event(Message(
-                    "dc.majority", country=Message(f"dc.country.{COUNTRIES[c].id}"),
-                    seats=tuple(winners), points=pts,
-                ) if winners else Message(
-                    "dc.majority.none", country=Message(f"dc.country.{COUNTRIES[c].id}"),
-                )))
-        if events is not None:
-            res = self.result(s)
-            assert res is not None
-            events.append(Event(Message("dc.final", scores=tuple(int(x) for x in res.scores),
-                                        seats=res.winners)))
+    def explain_illegal(self, state: DonCarloState, player: Player, action: DonCarloAction) -> str:
+        return engine.illegal_reason(state, action)
 
     def result(self, state: DonCarloState) -> Result | None:
         if state.phase != OVER:
             return None
-        return Result.from_scores([float(state.score(p)) for p in range(state.n)])
+        return engine.final_result(state)
+
+    # ------------------------------------------------------------------ action spaces
+    def action_codec(self, players: int, options: Mapping[str, object] | None = None) -> TableCodec[DonCarloAction]:
+        return seat_actions()
+
+    def chance_codec(self, players: int, options: Mapping[str, object] | None = None) -> TableCodec[DonCarloAction]:
+        return chance_actions(players)
 
     # ------------------------------------------------------------------ information
-    def observe(self, state: DonCarloState, viewer: Viewer) -> Any:
-        from tablero.games.doncarlo.view import observe
+    def observe(self, state: DonCarloState, viewer: Viewer) -> DonCarloView:
+        return observe_state(state, viewer)
 
-        return observe(state, viewer)
-
-    def determinize(self, view: Any, viewer: Player, rng: Random) -> DonCarloState:
-        from tablero.games.doncarlo.view import determinize
-
-        return determinize(self, view, viewer, rng)
-
-    def score_of(self, view: Any, seat: int) -> float:
-        return float(view.scores[seat])
+    def determinize(self, view: DonCarloView, viewer: Player, rng: Random) -> DonCarloState:
+        return determinize_view(view, viewer, rng)
 
     # ------------------------------------------------------------------ text
     def parse_action(self, state: DonCarloState, player: Player, text: str) -> DonCarloAction:
         return parse(text)
 
+    def redact_action(self, state: DonCarloState, player: Player, action: DonCarloAction,
+                      viewer: Viewer) -> Action:
+        return engine.redact_action(state, player, action, viewer)
+
     def describe(self, state: DonCarloState, player: Player, action: DonCarloAction,
                  viewer: Viewer) -> Message:
-        from tablero.games.doncarlo.text import describe
-
-        return describe(state, player, action, viewer)
+        return describe_action(state, player, action, viewer)
 
     def catalogue(self) -> Catalogue:
-        from tablero.games.doncarlo.text import CATALOGUE
-
         return CATALOGUE
 
     def table_data(self) -> dict[str, Any]:
-        from tablero.games.doncarlo.data import table_data
+        return data.table_data()
 
-        return table_data()
-
-    def render(self, view: Any, tr: Callable[[Message], str]) -> str:
-        from tablero.games.doncarlo.text import render
-
-        return render(view, tr)
-
-
-def majorities(s: DonCarloState) -> list[tuple[int, int, tuple[int, ...]]]:
-    """Final scoring of each country in play (§7): (country, points each, receiving seats).
-
-    Empty countries score nothing; ties follow the ``majority_tie`` option.
-    """
-    out: list[tuple[int, int, tuple[int, ...]]] = []
-    for c in s.countries:
-        counts = [0] * s.n
-        for seat, _ in s.agents[c]:
-            counts[seat] += 1
-        top = max(counts)
-        if top == 0:
-            out.append((c, 0, ()))
-            continue
-        leaders = tuple(p for p in range(s.n) if counts[p] == top)
-        pts = s.points[c]
-        if len(leaders) > 1:
-            if s.tie_rule == "none":
-                out.append((c, 0, ()))
-                continue
-            if s.tie_rule == "split_floor":
-                pts = pts // len(leaders)
-        out.append((c, pts, leaders))
-    return out
-
-
-def _values(counts: Sequence[int]) -> tuple[int, ...]:
-    return tuple(v for v, c in enumerate(counts) for _ in range(c))
+    def render(self, view: DonCarloView, tr: Callable[[Message], str]) -> str:
+        return render_view(view, tr)
 
 
 GAME: Final = DonCarlo()

@@ -8,7 +8,7 @@ without a legal code is revealed at once and the state waits for the open draws
 legal code waits for ``PLAY``. Forced draws are then applied as chance actions::
 
     s = scenario(hands={0: [0, 0, 0, 0]})
-    GAME.apply(s, CHANCE, DRAWS[5])
+    GAME.apply(s, CHANCE, DRAWS[5])      # GAME from tablero.games.doncarlo.rules
 
 Everything not given is filled in consistently where possible: every seat's hand + deck +
 agents' cards equal his family (``data.FAMILY_COUNTS``). A seat with no hand given holds
@@ -23,10 +23,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
 
+from tablero.core.errors import ErrorCode, OptionError, TableroError
 from tablero.core.events import Event
 from tablero.games.doncarlo.actions import Play, parse
 from tablero.games.doncarlo.data import CODES, COUNTRY_INDEX, FAMILY_COUNTS, HAND_SIZE, code_text
-from tablero.games.doncarlo.rules import CODE_BONUS, CODE_COUNTRY, GAME, POW5
+from tablero.games.doncarlo.engine import CODE_BONUS, CODE_COUNTRY, OPTIONS, POW5, begin_turn, new_state
 from tablero.games.doncarlo.state import DonCarloState
 
 DEFAULT_HAND_ORDER: Final = (1, 2, 3, 4, 5, 6, 0)
@@ -39,6 +40,33 @@ def play(text: str) -> Play:
     if not isinstance(action, Play):
         raise ValueError(f"{text!r} is not a code name")
     return action
+
+
+def checked_options(players: int, options: Mapping[str, object] | None) -> dict[str, object]:
+    """``options`` with defaults filled in, each value read and checked by its option spec.
+
+    The same specs as ``Game.resolve_options`` (the builder sits below the ``Game`` façade).
+    Raises ``TableroError`` for a player count out of 2-4, ``OptionError`` for a bad option.
+    """
+    if not 2 <= players <= 4:
+        raise TableroError(f"don-carlo takes 2-4 players, not {players}", code=ErrorCode.PLAYERS)
+    given = dict(options or {})
+    specs = {o.name: o for o in OPTIONS}
+    unknown = sorted(set(given) - set(specs))
+    if unknown:
+        raise OptionError(f"unknown option {unknown[0]!r} for don-carlo; known: {', '.join(specs)}")
+    out: dict[str, object] = {}
+    for name, spec in specs.items():
+        value = given.get(name, spec.default)
+        try:
+            if isinstance(value, str) and value not in spec.choices:
+                value = spec.parse(value)
+            if spec.check is not None:
+                value = spec.check(value, players)
+        except (ValueError, TypeError) as exc:
+            raise OptionError(f"option {name}={given.get(name)!r}: {exc}") from exc
+        out[name] = value
+    return out
 
 
 def _counts(values: Iterable[int], what: str) -> list[int]:
@@ -91,7 +119,7 @@ def scenario(
     e.g. more used codes than the families' cards could have formed.
     Raises ``ValueError`` for an inconsistent description, ``OptionError`` for bad options.
     """
-    s = GAME.new_initial_state(players, options)
+    s = new_state(players, checked_options(players, options))
     n = s.n
     out_seats = set(out)
     if any(not 0 <= p < n for p in out_seats):
@@ -188,8 +216,5 @@ def scenario(
     for p, value in (bonus or {}).items():
         s.bonus[p] = value
     s.start_seat = turn if s.start_option is None else s.start_option
-    GAME.begin_turn(s, turn, events)
+    begin_turn(s, turn, events)
     return s
-
-
-__all__ = ["DEFAULT_HAND_ORDER", "play", "scenario"]

@@ -1,14 +1,16 @@
-"""Don Carlo state: plain data with a hand-written clone().
+"""Don Carlo state: plain annotated data with a hand-written clone().
 
 Card multisets are lists of 7 counts indexed by value. A hand also keeps a base-5 key
 (``sum(count[v] * 5**v)``) so that the candidate codes of a hand are one dict lookup.
+The annotations are exact (lists, tuples, ``bytearray``): the core writes the state to JSON
+and reads it back equal from them (``Game.state_to_json`` / ``state_from_json``).
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-from tablero.games.doncarlo.actions import Play
+from tablero.core.protocol import GameState
 
 # Phases
 DEAL: Final = 0  # chance: initial hands, seat by seat, one card at a time (§4.1)
@@ -21,8 +23,8 @@ OVER: Final = 5
 PHASE_NAMES: Final = ("deal", "start", "play", "refill", "blocked_draw", "over")
 
 
-class DonCarloState:
-    """Everything about one game of Don Carlo. Mutated only by ``DonCarlo.apply``."""
+class DonCarloState(GameState):
+    """Everything about one game of Don Carlo. Mutated only by the engine's transitions."""
 
     __slots__ = (
         "actors",
@@ -38,7 +40,6 @@ class DonCarloState:
         "hand_size",
         "influence",
         "known",
-        "legal",
         "n",
         "out",
         "phase",
@@ -72,7 +73,6 @@ class DonCarloState:
     turn: int  # active seat (DEAL: the seat being dealt to)
     start_seat: int  # -1 until known
     blocked: bool  # the active player is in a blocked turn (his hand was revealed)
-    legal: tuple[Play, ...]  # legal plays of the active player (phase PLAY)
     actors: tuple[int, ...]
     plays: int  # agents sent so far
 
@@ -99,12 +99,13 @@ class DonCarloState:
         s.turn = self.turn
         s.start_seat = self.start_seat
         s.blocked = self.blocked
-        s.legal = self.legal
         s.actors = self.actors
         s.plays = self.plays
+        s.legal_cache = self.legal_cache
         return s
 
     def __eq__(self, other: object) -> bool:
+        """Equal positions: every field but the core's cache of legal actions."""
         if not isinstance(other, DonCarloState):
             return NotImplemented
         return all(getattr(self, k) == getattr(other, k) for k in self.__slots__)

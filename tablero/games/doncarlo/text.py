@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from tablero.core.messages import Catalogue, Message
-from tablero.core.protocol import CHANCE, Player, Viewer
+from tablero.core.protocol import Player, Viewer
 from tablero.games.doncarlo.actions import DonCarloAction, Draw, Play, StartSeat
-from tablero.games.doncarlo.data import COUNTRIES, FAMILY_COLOURS, code_bonus
+from tablero.games.doncarlo.data import COUNTRIES, FAMILY_COLOURS
+from tablero.games.doncarlo.engine import CODE_BONUS, CODE_COUNTRY, redact_action
 from tablero.games.doncarlo.state import BLOCKED_DRAW, DonCarloState
+from tablero.games.doncarlo.view import DonCarloView
 
 _COUNTRY_NAMES = {f"dc.country.{c.id}": c.name for c in COUNTRIES}
 
@@ -25,6 +26,7 @@ CATALOGUE: Catalogue = {
         "dc.draw.hidden": "{seat} draws a card",
         "dc.draw.open": "{seat} draws a {value} in the open",
         "dc.start": "{seat} starts",
+        "dc.turn": "{seat}'s turn",
         "dc.blocked": "{seat} is blocked and reveals the hand: {hand}",
         "dc.blocked.empty": "{seat} has no cards left in hand or deck",
         "dc.out": "{seat} is out of the game with {score} points",
@@ -32,7 +34,6 @@ CATALOGUE: Catalogue = {
         "dc.majority.none": "Majority in {country}: nobody scores",
         "dc.final": "Final scores {scores}; winner: {seats}",
         "dc.ui.title": "Don Carlo",
-        "dc.ui.turn": "Turn: {seat}",
         "dc.ui.your_hand": "Your hand: {hand}",
         "dc.ui.hand": "hand {size} (known: {known})",
         "dc.ui.hand_public": "hand {hand}",
@@ -58,6 +59,7 @@ CATALOGUE: Catalogue = {
         "dc.draw.hidden": "{seat} zieht eine Karte",
         "dc.draw.open": "{seat} zieht offen eine {value}",
         "dc.start": "{seat} beginnt",
+        "dc.turn": "{seat} ist am Zug",
         "dc.blocked": "{seat} ist blockiert und deckt die Hand auf: {hand}",
         "dc.blocked.empty": "{seat} hat weder Handkarten noch Stapel",
         "dc.out": "{seat} scheidet mit {score} Punkten aus",
@@ -65,7 +67,6 @@ CATALOGUE: Catalogue = {
         "dc.majority.none": "Mehrheit in {country}: niemand punktet",
         "dc.final": "Endstand {scores}; Sieger: {seats}",
         "dc.ui.title": "Don Carlo",
-        "dc.ui.turn": "Am Zug: {seat}",
         "dc.ui.your_hand": "Deine Hand: {hand}",
         "dc.ui.hand": "Hand {size} (bekannt: {known})",
         "dc.ui.hand_public": "Hand {hand}",
@@ -85,29 +86,30 @@ CATALOGUE: Catalogue = {
 _RECONSTRUCTED = {c.id: c.reconstructed for c in COUNTRIES}
 
 
-def describe(s: DonCarloState, player: Player, action: DonCarloAction, viewer: Viewer) -> Message:
-    """How ``viewer`` sees ``player`` doing ``action`` in state ``s`` (before it is applied)."""
-    if isinstance(action, Play):
-        from tablero.games.doncarlo.rules import CODE_COUNTRY
+def describe_action(s: DonCarloState, player: Player, action: DonCarloAction, viewer: Viewer) -> Message:
+    """How ``viewer`` sees ``player`` doing ``action`` in state ``s`` (before it is applied).
 
-        country = CODE_COUNTRY[s.n][action.code]
+    What the viewer sees of the action is :func:`~tablero.games.doncarlo.engine.redact_action`.
+    """
+    seen = redact_action(s, player, action, viewer)
+    if isinstance(seen, Play):
+        country = CODE_COUNTRY[s.n][seen.code]
         cid = COUNTRIES[country].id if country >= 0 else "none"
         gain = len(s.agents[country]) + 1 if country >= 0 else 0
-        bonus = code_bonus(tuple(int(x) for x in action.to_text().split("/")))
-        btext = {0: "dc.bonus.none", 1: "dc.bonus.run", 2: "dc.bonus.triple"}[bonus]
+        bonus = CODE_BONUS[seen.code]
         if player == viewer:
-            return Message("dc.play.action", code=action.to_text(),
+            btext = ("dc.bonus.none", "dc.bonus.run", "dc.bonus.triple")[bonus]
+            return Message("dc.play.action", code=seen.to_text(),
                            country=Message(f"dc.country.{cid}"), influence=gain,
                            bonus_text=Message(btext))
-        return Message("dc.play", seat=player, code=action.to_text(),
+        return Message("dc.play", seat=player, code=seen.to_text(),
                        country=Message(f"dc.country.{cid}"), influence=gain, bonus=bonus)
-    if isinstance(action, StartSeat):
-        return Message("dc.start", seat=action.seat)
-    assert isinstance(action, Draw) and player == CHANCE
-    if s.phase == BLOCKED_DRAW:
-        return Message("dc.draw.open", seat=s.turn, value=action.value)
-    if viewer == s.turn:
-        return Message("dc.draw", seat=s.turn, value=action.value)
+    if isinstance(seen, StartSeat):
+        return Message("dc.start", seat=seen.seat)
+    if isinstance(seen, Draw):
+        if s.phase == BLOCKED_DRAW:
+            return Message("dc.draw.open", seat=s.turn, value=seen.value)
+        return Message("dc.draw", seat=s.turn, value=seen.value)
     return Message("dc.draw.hidden", seat=s.turn)
 
 
@@ -115,7 +117,7 @@ def _cards(values: tuple[int, ...] | list[int]) -> str:
     return " ".join(f"[{v}]" for v in values) if values else "-"
 
 
-def render(view: Any, tr: Callable[[Message], str]) -> str:
+def render_view(view: DonCarloView, tr: Callable[[Message], str]) -> str:
     """A text picture of the table for the terminal (rich markup)."""
     lines: list[str] = []
     name = getattr(tr, "seat", lambda i: f"Seat {i + 1}")
@@ -138,8 +140,9 @@ def render(view: Any, tr: Callable[[Message], str]) -> str:
     for p in range(view.players):
         colour = FAMILY_COLOURS[p]
         marker = "▶" if p in view.to_act or (view.turn == p and view.phase != "over") else " "
-        if view.hands[p] is not None:
-            hand = tr(Message("dc.ui.hand_public", hand=_cards(view.hands[p])))
+        shown = view.hands[p]
+        if shown is not None:
+            hand = tr(Message("dc.ui.hand_public", hand=_cards(shown)))
         elif view.viewer == p and view.hand is not None:
             hand = tr(Message("dc.ui.hand_public", hand=_cards(view.hand)))
         else:

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from random import Random
-from typing import TYPE_CHECKING, Any
+from typing import Any, Final
 
 from tablero.games.doncarlo.actions import CODE_BY_TEXT, CODE_TEXTS
-from tablero.games.doncarlo.data import CODES, COUNTRIES, FAMILY_COUNTS
-from tablero.games.doncarlo.state import OVER, PHASE_NAMES, DonCarloState
+from tablero.games.doncarlo.data import CODES, COUNTRIES, COUNTRY_INDEX, FAMILY_COUNTS
+from tablero.games.doncarlo.engine import POW5, hand_values, has_legal_code, new_state
+from tablero.games.doncarlo.state import OVER, PHASE_NAMES, PLAY, DonCarloState
 
-if TYPE_CHECKING:
-    from tablero.games.doncarlo.rules import DonCarlo
+DEFAULT_POINTS: Final = {c.id: c.default_points for c in COUNTRIES}
+"""Majority points of the countries out of play (no view shows them; they never score)."""
+MAX_TRIES: Final = 1000
+"""Hands sampled for a seat about to play before determinize gives up (it never needs many)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -85,11 +88,8 @@ class DonCarloView:
         return frozenset(code for c in self.countries for _, code in c.agents)
 
 
-def _values(counts: list[int]) -> tuple[int, ...]:
-    return tuple(v for v, c in enumerate(counts) for _ in range(c))
-
-
-def observe(s: DonCarloState, viewer: int | None) -> DonCarloView:
+def observe_state(s: DonCarloState, viewer: int | None) -> DonCarloView:
+    """What ``viewer`` (a seat, or None for a spectator) may know of ``s`` (§9)."""
     over = s.phase == OVER
     n = s.n
     own = viewer is not None and 0 <= viewer < n
@@ -105,9 +105,9 @@ def observe(s: DonCarloState, viewer: int | None) -> DonCarloView:
         to_act=s.actors,
         start_seat=s.start_seat,
         start_option=s.start_option,
-        hand=_values(s.hand[viewer]) if own and viewer is not None else None,
-        hands=tuple(_values(s.hand[p]) if over else None for p in range(n)),
-        known=tuple(_values(k) for k in s.known),
+        hand=hand_values(s.hand[viewer]) if own and viewer is not None else None,
+        hands=tuple(hand_values(s.hand[p]) if over else None for p in range(n)),
+        known=tuple(hand_values(k) for k in s.known),
         hand_sizes=tuple(s.hand_size),
         deck_sizes=tuple(s.deck_size),
         countries=tuple(
@@ -137,8 +137,7 @@ def _counts(values: tuple[int, ...]) -> list[int]:
     return c
 
 
-def determinize(game: DonCarlo, view: DonCarloView, viewer: int, rng: Random,
-                max_tries: int = 1000) -> DonCarloState:
+def determinize_view(view: DonCarloView, viewer: int, rng: Random) -> DonCarloState:
     """Sample a full state that ``viewer`` cannot tell from the real one.
 
     Each seat's hand and deck together are his family minus his agents (§9). What the viewer
@@ -146,17 +145,14 @@ def determinize(game: DonCarlo, view: DonCarloView, viewer: int, rng: Random,
     drawn at random from the rest of that family. An active player in the PLAY phase must hold
     a legal code, so his hand is resampled until it does.
     """
-    from tablero.games.doncarlo.rules import POW5, legal_codes
-    from tablero.games.doncarlo.state import PHASE_NAMES as NAMES
-
     options = {
         "start_seat": "random" if view.start_option is None else view.start_option,
-        "country_points": {c.id: c.points for c in view.countries},
+        "country_points": {**DEFAULT_POINTS, **{c.id: c.points for c in view.countries}},
         "majority_tie": view.tie_rule,
     }
-    s = game.new_initial_state(view.players, options)
+    s = new_state(view.players, options)
     n = view.players
-    s.phase = NAMES.index(view.phase)
+    s.phase = PHASE_NAMES.index(view.phase)
     s.turn = view.turn
     s.start_seat = view.start_seat
     s.actors = view.to_act
@@ -167,7 +163,7 @@ def determinize(game: DonCarlo, view: DonCarloView, viewer: int, rng: Random,
     s.out = list(view.out)
     played = [[0] * 7 for _ in range(n)]
     for cv in view.countries:
-        ci = next(i for i, c in enumerate(COUNTRIES) if c.id == cv.id)
+        ci = COUNTRY_INDEX[cv.id]
         for seat, code in cv.agents:
             idx = CODE_BY_TEXT[code]
             s.agents[ci].append((seat, idx))
@@ -176,13 +172,14 @@ def determinize(game: DonCarlo, view: DonCarloView, viewer: int, rng: Random,
             for v in CODES[idx]:
                 played[seat][v] += 1
     s.known = [_counts(k) for k in view.known]
-    for _ in range(max_tries):
+    for _ in range(MAX_TRIES):
         for p in range(n):
             rest = [FAMILY_COUNTS[v] - played[p][v] for v in range(7)]
+            shown = view.hands[p]
             if p == viewer and view.hand is not None:
                 hand = _counts(view.hand)
-            elif view.hands[p] is not None:
-                hand = _counts(view.hands[p])  # type: ignore[arg-type]
+            elif shown is not None:
+                hand = _counts(shown)
             else:
                 hand = s.known[p][:]
                 pool = [v for v in range(7) for _ in range(rest[v] - hand[v])]
@@ -194,10 +191,6 @@ def determinize(game: DonCarlo, view: DonCarloView, viewer: int, rng: Random,
             s.hand_size[p] = sum(hand)
             s.deck[p] = [rest[v] - hand[v] for v in range(7)]
             s.deck_size[p] = sum(s.deck[p])
-        if s.phase != 2:
-            s.legal = ()
-            return s
-        s.legal = legal_codes(n, s.hand[s.turn], s.hand_key[s.turn], s.used)
-        if s.legal:
+        if s.phase != PLAY or has_legal_code(s, s.turn):
             return s
     raise RuntimeError("no consistent hand found for the active player")

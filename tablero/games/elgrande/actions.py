@@ -4,16 +4,32 @@ Every decision of §14 and every chance outcome of §5.1 is one ``EGAction``. Th
 the kind followed by its arguments written as stable tokens (area ids, card ids, seats,
 values): ``power 13``, ``place castilla_la_vieja``, ``move galicia 1 castillo``,
 ``take 2E``, ``disk sevilla``, ``reveal 3F``.
+
+Also here: what the other seats see of an action (:func:`redact`, with :class:`Hidden` for a
+secret disk or take-back) and the fixed action spaces (:func:`seat_codec`, :func:`chance_codec`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Final
+from functools import cache
+from typing import Any, Final
 
+from tablero.core.codec import TableCodec
 from tablero.core.errors import ActionParseError
-from tablero.games.elgrande.data import AREA_IDS, AREA_INDEX, CARD_INDEX, CARD_TYPES, NUM_REGIONS
+from tablero.core.messages import Message
+from tablero.games.elgrande.data import (
+    AREA_IDS,
+    AREA_INDEX,
+    CARD_INDEX,
+    CARD_TYPES,
+    NUM_AREAS,
+    NUM_REGIONS,
+    POWER_CABALLEROS,
+    POWER_VALUES,
+    TILES,
+)
 
 
 class Kind(StrEnum):
@@ -60,6 +76,16 @@ _ARGS: Final[dict[Kind, str]] = {
     Kind.TAKE_BACK: "v", Kind.RETURN_FROM: "r", Kind.DISK: "a",
 }
 
+# Argument names in ``to_json`` per kind (the order of ``a``, ``b``, ``c``).
+_NAMES: Final[dict[Kind, tuple[str, ...]]] = {
+    Kind.DEAL: ("area",), Kind.START: ("seat",), Kind.REVEAL: ("card",), Kind.POWER: ("value",),
+    Kind.INTAKE: ("count",), Kind.INTAKE_FROM: ("area",), Kind.TAKE: ("card",), Kind.PLACE: ("area",),
+    Kind.SELECT: ("area",), Kind.SELECT_OPPONENT: ("owner", "area"), Kind.MOVE: ("from", "owner", "to"),
+    Kind.PLACE_EXTRA: ("area",), Kind.SCORE: ("area",), Kind.PLACE_TILE: ("tile", "area"),
+    Kind.MOVE_TILE: ("tile", "area"), Kind.KING_TO: ("area",), Kind.GRANDE: ("area",),
+    Kind.TAKE_BACK: ("value",), Kind.RETURN_FROM: ("from",), Kind.DISK: ("area",),
+}
+
 
 @dataclass(frozen=True, slots=True)
 class EGAction:
@@ -69,18 +95,66 @@ class EGAction:
     c: int = -1
 
     def to_text(self) -> str:
-        spec = _ARGS.get(self.kind, "")
         parts = [self.kind.value]
-        for t, x in zip(spec, (self.a, self.b, self.c), strict=False):
-            if t == "a":
-                parts.append(AREA_IDS[x])
-            elif t == "c":
-                parts.append(CARD_TYPES[x].id)
-            elif t == "r":
-                parts.append("court" if x < 0 else AREA_IDS[x])
-            else:
-                parts.append(str(x))
+        parts.extend(str(x) for x in self._tokens())
         return " ".join(parts)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"kind": "move", "from": "galicia", "owner": 1, "to": "castillo"}``: areas and
+        cards by their ids (``court`` for the court), seats and numbers as ints."""
+        out: dict[str, Any] = {"kind": self.kind.value}
+        out.update(zip(_NAMES.get(self.kind, ()), self._tokens(), strict=True))
+        return out
+
+    def _tokens(self) -> list[str | int]:
+        out: list[str | int] = []
+        for t, x in zip(_ARGS.get(self.kind, ""), (self.a, self.b, self.c), strict=False):
+            if t == "a":
+                out.append(AREA_IDS[x])
+            elif t == "c":
+                out.append(CARD_TYPES[x].id)
+            elif t == "r":
+                out.append("court" if x < 0 else AREA_IDS[x])
+            else:
+                out.append(x)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Hidden:
+    """What the other seats see of a secret action: its kind only (a bare ``disk``, ``take_back``)."""
+
+    kind: Kind
+
+    def to_text(self) -> str:
+        return self.kind.value
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind.value}
+
+
+SECRET_KINDS: Final = frozenset({Kind.DISK, Kind.TAKE_BACK})
+"""Actions whose arguments only the actor sees: the secret disk (§8.5) and the value taken
+back with 4E (§9.4)."""
+
+
+def redact(player: int, action: EGAction, viewer: int | None) -> EGAction | Hidden:
+    """What ``viewer`` sees of ``player`` taking ``action``: everything, except that a secret
+    disk and a 4E take-back show to everyone but the actor as their bare kind.
+
+    The one redaction of El Grande (``Game.redact_action``, the view's ``last``, ``describe``
+    and the private log lines all follow it). It depends on the action alone, never on the
+    position, so it holds for the state before and after the action alike.
+    """
+    if action.kind in SECRET_KINDS and viewer != player:
+        return Hidden(action.kind)
+    return action
+
+
+def hidden_message(player: int, seen: Hidden) -> Message:
+    """How a secret action of ``player`` reads for the others (``eg.disk.hidden``, …): its log
+    line and its description."""
+    return Message(f"eg.{seen.kind.value}.hidden", seat=player)
 
 
 _CACHE: dict[tuple[Kind, int, int, int], EGAction] = {}
@@ -134,4 +208,63 @@ def parse(text: str) -> EGAction:
     return act(kind, *args)
 
 
-REGION_RANGE: Final = range(NUM_REGIONS)
+# ---------------------------------------------------------------------------- action spaces
+_TAIL: Final = (Kind.STOP,)
+"""Kinds numbered after all others: ``stop`` follows the moves, extra placements and intakes it
+ends, as the legal actions list it."""
+
+
+def _seat_actions(players: int) -> list[EGAction]:
+    """Every seat decision with ``players`` seats, in the order each phase lists its actions.
+
+    Kinds come in declaration order (``stop`` last), arguments ascending within a kind, except
+    the scoreboards: by tile, then place-or-move, then region (4A lists each tile's actions
+    together). So every phase's legal actions, generated in their natural order, are sorted by
+    index.
+    """
+    regions = range(NUM_REGIONS)
+    areas = range(NUM_AREAS)
+    seats = range(players)
+    by_kind: dict[Kind, list[EGAction]] = {
+        Kind.POWER: [act(Kind.POWER, v) for v in POWER_VALUES],
+        Kind.INTAKE: [act(Kind.INTAKE, i) for i in range(max(POWER_CABALLEROS) + 1)],
+        Kind.INTAKE_FROM: [act(Kind.INTAKE_FROM, r) for r in regions],
+        Kind.TAKE: [act(Kind.TAKE, c) for c in range(len(CARD_TYPES))],
+        Kind.PLACE: [act(Kind.PLACE, a) for a in areas],
+        Kind.SELECT: [act(Kind.SELECT, r) for r in regions],
+        Kind.SELECT_OPPONENT: [act(Kind.SELECT_OPPONENT, q, r) for q in seats for r in regions],
+        Kind.MOVE: [act(Kind.MOVE, src, q, dst) for src in regions for q in seats for dst in areas
+                    if dst != src],
+        Kind.PLACE_EXTRA: [act(Kind.PLACE_EXTRA, a) for a in areas],
+        Kind.SCORE: [act(Kind.SCORE, a) for a in areas],
+        Kind.PLACE_TILE: [act(k, t, r) for t in range(len(TILES)) for k in (Kind.PLACE_TILE, Kind.MOVE_TILE)
+                          for r in regions],
+        Kind.MOVE_TILE: [],
+        Kind.KING_TO: [act(Kind.KING_TO, r) for r in regions],
+        Kind.GRANDE: [act(Kind.GRANDE, r) for r in regions],
+        Kind.TAKE_BACK: [act(Kind.TAKE_BACK, v) for v in POWER_VALUES],
+        Kind.RETURN_FROM: [act(Kind.RETURN_FROM, r) for r in range(-1, NUM_REGIONS)],
+        Kind.DISK: [act(Kind.DISK, r) for r in regions],
+    }
+    out: list[EGAction] = []
+    for kind in [*(k for k in Kind if k not in _TAIL), *_TAIL]:
+        if kind in (Kind.DEAL, Kind.START, Kind.REVEAL):
+            continue
+        out.extend(by_kind.get(kind, [act(kind)]))
+    return out
+
+
+@cache
+def seat_codec(players: int) -> TableCodec[EGAction]:
+    """The fixed action space of the seats' decisions (options change nothing in it)."""
+    return TableCodec(_seat_actions(players))
+
+
+@cache
+def chance_codec(players: int) -> TableCodec[EGAction]:
+    """The fixed space of chance outcomes: region cards, start seats, cards of stacks 1-4."""
+    return TableCodec([
+        *(act(Kind.DEAL, r) for r in range(NUM_REGIONS)),
+        *(act(Kind.START, p) for p in range(players)),
+        *(act(Kind.REVEAL, c) for c, t in enumerate(CARD_TYPES) if t.stack <= 4),
+    ])

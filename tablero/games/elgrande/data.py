@@ -175,7 +175,6 @@ CARD_TYPES: Final[tuple[CardType, ...]] = (
 CARD_INDEX: Final = {c.id: i for i, c in enumerate(CARD_TYPES)}
 KING_CARD: Final = CARD_INDEX["5A"]
 VETO_CARD: Final = CARD_INDEX["2A"]
-STACKS: Final = (1, 2, 3, 4)
 
 MOVE_BUDGETS: Final[dict[str, tuple[str, int]]] = {
     "1B": ("any", 4), "1C": ("own", 4), "1E": ("opp", 3), "1F": ("any", 3),

@@ -10,18 +10,25 @@ Example::
     s = scenario(players=3, king="sevilla", cab={"galicia": {0: 2, 1: 1}}, court={0: 5})
     take(s, "1C")                      # seat 0 (the active seat) takes card 1C
     GAME.apply(s, 0, parse("action_first"))
+
+The builder sits below the Game façade (rules.py imports nothing of it): it builds states
+with the engine and applies ``take`` with the engine's legality check.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from tablero.core.errors import IllegalActionError
 from tablero.core.events import Event
 from tablero.games.elgrande import data
 from tablero.games.elgrande.actions import Kind, act
 from tablero.games.elgrande.data import AREA_INDEX, CARD_INDEX, CASTILLO, NUM_REGIONS
-from tablero.games.elgrande.rules import FULL_HAND, GAME
-from tablero.games.elgrande.state import TAKE, ElGrandeState
+from tablero.games.elgrande.engine import FULL_HAND, legal_actions, new_state, step
+from tablero.games.elgrande.state import PHASE_NAMES, TAKE, ElGrandeState
+
+SCENARIO_OPTIONS = ("short_game", "castillo_open")
+"""The options a scenario may set (it always starts with seat 0, ``start_seat=0``)."""
 
 
 def scenario(
@@ -51,7 +58,14 @@ def scenario(
     seat in ``order``. ``veto`` maps a seat to the round indices in which he took his Veto!
     cards. ``offer`` lists card ids face up besides the King's card.
     """
-    s = GAME.new_initial_state(players, {"start_seat": 0, **(options or {})})
+    opts = {"short_game": False, "castillo_open": False, **(options or {})}
+    unknown = sorted(set(opts) - set(SCENARIO_OPTIONS))
+    if unknown or not all(isinstance(opts[k], bool) for k in SCENARIO_OPTIONS):
+        raise ValueError(f"a scenario takes the options {', '.join(SCENARIO_OPTIONS)} (true or false)")
+    if not 2 <= players <= 5:
+        raise ValueError(f"El Grande takes 2-5 players, not {players}")
+    s = new_state(players, short_game=bool(opts["short_game"]), castillo_open=bool(opts["castillo_open"]),
+                  start_option=0)
     n = players
     s.ri = round_index
     s.king = AREA_INDEX[king]
@@ -107,13 +121,21 @@ def scenario(
 
 
 def take(s: ElGrandeState, card: str, events: list[Event] | None = None) -> None:
-    """The active seat takes ``card`` (put on offer first if it is not there)."""
+    """The active seat takes ``card`` (put on offer first if it is not there).
+
+    Raises :class:`IllegalActionError` (changing nothing but the offer) when the active seat
+    may not take it now.
+    """
     c = CARD_INDEX[card]
     if c != data.KING_CARD and c not in s.offer:
         s.offer.append(c)
         if s.unseen[c]:
             s.unseen[c] -= 1
-    GAME.apply(s, s.active, act(Kind.TAKE, c), events)
+    s.touch()  # the offer was edited by hand
+    a = act(Kind.TAKE, c)
+    if s.phase != TAKE or s.actors != (s.active,) or a not in legal_actions(s, s.active):
+        raise IllegalActionError(f"seat {s.active} cannot take {card} now (phase: {PHASE_NAMES[s.phase]})")
+    step(s, s.active, a, events)
 
 
 def area(name: str) -> int:

@@ -1,12 +1,16 @@
-"""El Grande state: plain data with a hand-written clone().
+"""El Grande state: plain annotated data with a hand-written clone().
 
 Areas are indices 0–8 (regions, in the order of data.REGIONS) and 9 (the Castillo).
-Power-card hands are bitmasks (bit v set = value v in hand).
+Power-card hands are bitmasks (bit v set = value v in hand). The annotations are exact (the
+core's ``state_to_json`` / ``state_from_json`` follow them).
 """
 
 from __future__ import annotations
 
 from typing import Final
+
+from tablero.core.protocol import GameState
+from tablero.games.elgrande.actions import EGAction
 
 # Phases: who must act and what kind of decision is open.
 DEAL: Final = 0  # chance: region cards (homes of seat 0..N-1, then the King)
@@ -50,7 +54,7 @@ PICK_4C: Final = 3
 PICK_4G: Final = 4
 
 
-class ElGrandeState:
+class ElGrandeState(GameState):
     __slots__ = (
         "action_first",
         "active",
@@ -100,7 +104,6 @@ class ElGrandeState:
         "ti",
         "tiles",
         "unseen",
-        "version",
         "veto",
     )
 
@@ -151,8 +154,7 @@ class ElGrandeState:
     pick_seats: list[int]  # affected seats in asking order
     picks: list[int]  # per seat: committed region, -1 = none
     actors: tuple[int, ...]
-    version: int
-    last: tuple[int, str, str]  # the last applied action: actor, wire text, text others may see
+    last: tuple[int, EGAction] | None  # the last applied action and its actor (None before any)
     shown_picks: tuple[int, ...]  # the disks of the last reveal (public), per seat, -1 = none
 
     def clone(self) -> ElGrandeState:
@@ -204,9 +206,9 @@ class ElGrandeState:
         s.pick_seats = self.pick_seats[:]
         s.picks = self.picks[:]
         s.actors = self.actors
-        s.version = self.version
         s.last = self.last
         s.shown_picks = self.shown_picks
+        s.legal_cache = self.legal_cache
         return s
 
     def __eq__(self, other: object) -> bool:

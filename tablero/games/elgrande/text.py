@@ -8,7 +8,7 @@ from typing import Any
 
 from tablero.core.messages import Catalogue, Message
 from tablero.core.protocol import CHANCE, Player, Viewer
-from tablero.games.elgrande.actions import EGAction, Kind
+from tablero.games.elgrande.actions import EGAction, Hidden, Kind, hidden_message, redact
 from tablero.games.elgrande.data import (
     AREA_IDS,
     CARD_TYPES,
@@ -20,7 +20,7 @@ from tablero.games.elgrande.data import (
     REGIONS,
     TILES,
 )
-from tablero.games.elgrande.state import ElGrandeState
+from tablero.games.elgrande.view import ElGrandeView
 
 _AREAS_EN = {f"eg.area.{r.id}": r.name_es for r in REGIONS} | {"eg.area.castillo": "Castillo"}
 _AREAS_DE = {f"eg.area.{r.id}": r.name_de for r in REGIONS} | {"eg.area.castillo": "Castillo"}
@@ -227,9 +227,10 @@ def _card(c: int) -> Message:
     return Message(f"eg.card.{CARD_TYPES[c].id}")
 
 
-def describe(s: ElGrandeState, player: Player, a: EGAction, viewer: Viewer) -> Message:
+def describe(player: Player, a: EGAction, viewer: Viewer) -> Message:
     """``player`` doing ``a`` as ``viewer`` may see it: an option for the actor, a log line
-    for everyone else (a secret disk and a card taken back stay hidden)."""
+    for everyone else (what ``actions.redact`` hides stays hidden: ``eg.disk.hidden``,
+    ``eg.take_back.hidden``)."""
     k = a.kind
     if player == CHANCE:
         if k == Kind.DEAL:
@@ -237,11 +238,10 @@ def describe(s: ElGrandeState, player: Player, a: EGAction, viewer: Viewer) -> M
         if k == Kind.START:
             return Message("eg.chance.start", seat=a.a)
         return Message("eg.chance.reveal", card=_card(a.a))
+    seen = redact(player, a, viewer)
+    if isinstance(seen, Hidden):
+        return hidden_message(player, seen)
     mine = viewer == player
-    if k == Kind.DISK and not mine:
-        return Message("eg.disk.hidden", seat=player)
-    if k == Kind.TAKE_BACK and not mine:
-        return Message("eg.take_back.hidden", seat=player)
     opt = f"eg.opt.{k.value}"
     params: dict[str, Any] = {}
     if k == Kind.POWER:
@@ -266,8 +266,6 @@ def describe(s: ElGrandeState, player: Player, a: EGAction, viewer: Viewer) -> M
     return Message("eg.actor", seat=player, what=Message(opt, **params))
 
 
-
-
 _MARKUP = re.compile(r"\[/?[a-z ]*\]")
 
 
@@ -276,7 +274,7 @@ def _pad(text: str, width: int) -> str:
     return text + " " * max(0, width - len(_MARKUP.sub("", text)))
 
 
-def render(view: Any, tr: Callable[[Message], str]) -> str:
+def render(view: ElGrandeView, tr: Callable[[Message], str]) -> str:
     """A text picture of the table: map with caballeros per colour, King, Grandes, tiles,
     the Castillo, the cards on offer, players' courts, provinces, power cards and scores."""
     name = getattr(tr, "seat", lambda i: f"Seat {i + 1}")

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from random import Random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from tablero.core.protocol import CHANCE
+from tablero.games.elgrande.actions import SECRET_KINDS, EGAction, Kind, act, parse, redact
 from tablero.games.elgrande.data import CARD_TYPES, POWER_VALUES
+from tablero.games.elgrande.engine import new_state, pick_options
 from tablero.games.elgrande.state import PHASE_NAMES, PICK, ElGrandeState
-
-if TYPE_CHECKING:
-    from tablero.games.elgrande.rules import ElGrande
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -171,9 +171,17 @@ def observe(s: ElGrandeState, viewer: int | None) -> ElGrandeView:
         committed=tuple(picking and s.picks[q] >= 0 for q in range(n)),
         my_pick=s.picks[viewer] if own and viewer is not None else -1,
         shown_picks=s.shown_picks,
-        last=(s.last[0], s.last[1] if viewer == s.last[0] else s.last[2]),
+        last=_last_seen(s, viewer),
         ranks=ranks,
     )
+
+
+def _last_seen(s: ElGrandeState, viewer: int | None) -> tuple[int, str]:
+    """The last applied action as ``viewer`` sees it (``actions.redact``), ``(-1, "")`` before any."""
+    if s.last is None:
+        return CHANCE, ""
+    actor, action = s.last
+    return actor, redact(actor, action, viewer).to_text()
 
 
 def _sample_power(log: tuple[int, ...], rng: Random, tries: int = 200) -> tuple[list[int], list[int], int]:
@@ -203,16 +211,12 @@ def _sample_power(log: tuple[int, ...], rng: Random, tries: int = 200) -> tuple[
     raise RuntimeError("no power hand consistent with the public log")
 
 
-def determinize(game: ElGrande, view: ElGrandeView, viewer: int, rng: Random) -> ElGrandeState:
+def determinize(view: ElGrandeView, viewer: int, rng: Random) -> ElGrandeState:
     """A full state ``viewer`` cannot tell from the real one: other seats' power cards taken
     back with 4E are sampled from the public log, other seats' committed disks are sampled
     among their legal picks (legality is public)."""
-    opts = {
-        "short_game": view.short_game,
-        "castillo_open": view.castillo_open,
-        "start_seat": "random" if view.start_option is None else view.start_option,
-    }
-    s = game.new_initial_state(view.players, opts)
+    s = new_state(view.players, short_game=view.short_game, castillo_open=view.castillo_open,
+                  start_option=view.start_option)
     n = view.players
     s.ri = view.round_index
     s.phase = PHASE_NAMES.index(view.phase)
@@ -273,10 +277,24 @@ def determinize(game: ElGrande, view: ElGrandeView, viewer: int, rng: Random) ->
             if q == viewer:
                 s.picks[q] = view.my_pick
             elif view.committed[q]:
-                options = game._pick_options(s, q)
+                options = pick_options(s, q)
                 s.picks[q] = options[rng.randrange(len(options))]
-    s.version = 0
     s.shown_picks = view.shown_picks
-    word = view.last[1].split(" ")[0]
-    s.last = (view.last[0], view.last[1], word if word in ("disk", "take_back") else view.last[1])
+    s.last = _last_action(s, view.last)
     return s
+
+
+def _last_action(s: ElGrandeState, last: tuple[int, str]) -> tuple[int, EGAction] | None:
+    """A last action that shows as ``last`` to the viewer: a secret one the viewer saw as its
+    bare kind gets arguments consistent with the sampled state (the disk now committed or last
+    shown, the value last taken back)."""
+    actor, seen = last
+    if not seen:
+        return None
+    secret = {k.value: k for k in SECRET_KINDS}
+    if seen not in secret:
+        return actor, parse(seen)
+    if secret[seen] == Kind.DISK:
+        region = s.picks[actor] if s.picks[actor] >= 0 else max(s.shown_picks[actor], 0)
+        return actor, act(Kind.DISK, region)
+    return actor, act(Kind.TAKE_BACK, s.taken_back[actor][-1])

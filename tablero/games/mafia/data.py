@@ -285,7 +285,8 @@ POWERS: Final[tuple[Power, ...]] = (
     Power(id="PRE", name="Presse", colour="PRE", threshold=5, vp=2),
     Power(id="BEV", name="Bevölkerung", colour="BEV", threshold=5, vp=2),
 )
-POWER_INDEX: Final = {p.id: i for i, p in enumerate(POWERS)}
+POLITIK, STAATSGEWALT, WIRTSCHAFT, PRESSE, BEVOELKERUNG = range(len(POWERS))
+"""Indices into ``POWERS`` (and into a state's ``powers``)."""
 
 # ---------------------------------------------------------------------------- missions (App. G)
 MISSIONS: Final[dict[str, str]] = {

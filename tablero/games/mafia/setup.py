@@ -21,9 +21,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
 
 from tablero.games.mafia import data
+from tablero.games.mafia.actions import FIELD_NAMES
 from tablero.games.mafia.data import ACTIONS, CHARS, EVENTS, JOBS_BY_ID, MONEY
-from tablero.games.mafia.rules import ALL, FIELD_NAMES, GAME
-from tablero.games.mafia.state import MafiaState
+from tablero.games.mafia.engine import add_card, initial_state, run, start_month_end, update_powers
+from tablero.games.mafia.state import DISC, SEEN_BY_ALL, AttackSlot, GridCard, MafiaState, Task
 
 AttackSpec = tuple[str, int, bool, str] | tuple[str, int, bool, str, str]
 """``(card, attacker, face_up, timing)`` with timing ``"me"`` or ``"now"``, optionally a defence card."""
@@ -56,10 +57,6 @@ def _take(s: MafiaState, card: str, want: str | Iterable[str]) -> None:
     d[card] -= 1
     if not d[card]:
         del d[card]
-
-
-def _add(d: dict[str, int], card: str) -> None:
-    d[card] = d.get(card, 0) + 1
 
 
 def _seat(s: MafiaState, seat: int, what: str) -> int:
@@ -111,14 +108,19 @@ def scenario(
     ``protect``). ``ashtray``: discs on the ashtray this month. ``used``: seats whose ability
     tile is flipped. ``missions``: mission per seat (turns the option on).
     """
+    if players not in data.PLAYERS:
+        raise ValueError(f"players: {players} is not one of {data.PLAYERS}")
     fams = tuple(families)[:players]
-    options: dict[str, object] = {
-        "families": ",".join(fams), "variant": variant, "start_seat": 0, "bonus_basis": bonus_basis,
-        "missions": bool(missions),
-    }
-    s = GAME.new_initial_state(players, options)
+    if len(fams) != players or len(set(fams)) != players or not set(fams) <= set(data.FAMILIES):
+        raise ValueError(f"families: give {players} different families from {', '.join(data.FAMILIES)}")
+    if variant not in ("advanced", "beginner") or bonus_basis not in ("month", "total"):
+        raise ValueError("variant: advanced or beginner; bonus_basis: month or total")
+    if missions and variant == "beginner":
+        raise ValueError("missions need the advanced game (§16)")
+    s = initial_state(players, variant=variant, missions=bool(missions), start_seat=0, families=fams,
+                      bonus_basis=bonus_basis)
     n = s.n
-    s.pend, s.tasks, s.actors = (), [], ()
+    s.decision, s.tasks, s.actors = None, [], ()
     s.order = list(range(n)) if order is None else list(order)
     if sorted(s.order) != list(range(n)):
         raise ValueError(f"order must list the seats 0-{n - 1} once each")
@@ -126,18 +128,18 @@ def scenario(
         raise ValueError(f"turn is a position 0-{n - 1} of the turn order")
     if not 1 <= month <= data.MONTHS or not 1 <= phase <= data.PHASES:
         raise ValueError("month 1-12, phase 1-3")
-    s.month, s.phase, s.tp = month, phase, turn
+    s.month, s.phase, s.turn_pos = month, phase, turn
 
     for seat, cards in (hands or {}).items():
         _seat(s, seat, "hands")
         for c in cards:
             _take(s, c, ("A", "M"))
-            _add(s.hand_m[seat] if c in MONEY else s.hand_a[seat], c)
+            add_card(s.hand_m[seat] if c in MONEY else s.hand_a[seat], c)
     for seat, cards in (screens or {}).items():
         _seat(s, seat, "screens")
         for c in cards:
             _take(s, c, "M")
-            _add(s.screen[seat], c)
+            add_card(s.screen[seat], c)
     for seat, v in (vp or {}).items():
         s.vp[_seat(s, seat, "vp")] = v
     for seat, owned in (chars or {}).items():
@@ -176,10 +178,10 @@ def scenario(
                 if src == "S" and c not in MONEY:
                     raise ValueError(f"grid: only money comes from the screen, not {c!r}")
                 _take(s, c, ("A", "M"))
-                s.fields[seat][f].append([c, src, 1 << seat, False])
+                s.fields[seat][f].append(GridCard(c, src, 1 << seat))
     for seat in protect:
         _seat(s, seat, "protect")
-        s.atk[seat] = ["DISC", seat, True, "", "", ALL]
+        s.atk[seat] = AttackSlot(DISC, seat, True, "", "", SEEN_BY_ALL)
         s.discs[seat] -= 1
     for target, spec in (atk or {}).items():
         _seat(s, target, "atk")
@@ -190,7 +192,8 @@ def scenario(
         _take(s, card, "A")
         if defence:
             _take(s, defence, "A")
-        s.atk[target] = [card, _seat(s, attacker, "atk"), up, timing, defence, ALL if up else 1 << attacker]
+        s.atk[target] = AttackSlot(card, _seat(s, attacker, "atk"), up, timing, defence,
+                                    SEEN_BY_ALL if up else 1 << attacker)
 
     for e in events:
         _take(s, e, "E")
@@ -212,23 +215,20 @@ def scenario(
             del s.decks["X"][m]
             s.mission[_seat(s, seat, "missions")] = m
 
-    GAME._update_powers(s, None)
-    s.tasks.append(("turn",))
-    GAME._run(s, None)
-    s.version += 1  # the fields were edited by hand (see rules._LEGAL_CACHE)
+    update_powers(s, None)
+    s.tasks.append(Task("turn"))
+    s.legal_cache = None
+    run(s, None)
     return s
 
 
 def at_month_end(s: MafiaState) -> MafiaState:
     """Drop the open turn and run the month end from ME1 until its first decision or chance node."""
-    s.pend, s.tasks, s.actors = (), [], ()
+    s.decision, s.tasks, s.actors = None, [], ()
     s.step = s.played = 0
-    s.tp = -1
-    s.reveals = []
-    GAME._push(s, ("me1", 0), ("me2", 0), ("me3", 0), ("me4", 0), ("me5",), ("me6",), ("me7",),
-               ("me8",), ("me9",), ("me10",), ("me11",), ("me12",))
-    GAME._run(s, None)
-    s.version += 1
+    start_month_end(s)
+    s.touch()
+    run(s, None)
     return s
 
 

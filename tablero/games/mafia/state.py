@@ -1,26 +1,152 @@
-"""Mafia Legend state: plain data with a hand-written clone().
+"""Mafia Legend state: plain annotated data with a hand-written clone(), and its small records.
 
-Card multisets are ``dict[id, count]``. A card in the grid is a ``Slot`` list
-``[card_id, source, seen_mask, ignored]``: source ``"H"`` (hand) or ``"S"`` (screen); bit ``p`` of
-``seen_mask`` is set when seat ``p`` may see the card's face (its owner, everyone once
-revealed, Rinaldi after Spitzel). The flow is a stack of small task tuples (``tasks``), so
-a month end with nested decisions is plain, clonable data.
+Card multisets are ``dict[id, count]``. A card in the grid is a :class:`GridCard`; what lies in a
+seat's attack field is an :class:`AttackSlot` (an attack card, or a protection disc). The flow is
+a stack of :class:`Task` records (``tasks``, top at the end) and the open :class:`Decision`, so a
+month end with nested decisions is plain, clonable, serializable data.
+
+Seen-by masks: bit ``p`` of ``seen_by`` is set when seat ``p`` may see a card's face (its owner,
+Rinaldi after Spitzel); :data:`SEEN_BY_ALL` once it is public.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
-Slot = list[Any]  # [card_id: str, source: "H" | "S", seen_mask: int, ignored: bool]
+from tablero.core.protocol import GameState
+
+NOBODY = -1
+"""No seat (a task or decision about the table, a power card nobody holds)."""
+SEEN_BY_ALL = 0b1111
+"""A seen-by mask: every seat may see the card (it is public)."""
+DISC = "DISC"
+"""The ``card`` of an :class:`AttackSlot` that holds a protection disc (§7.3)."""
 
 
-def _copy_fields(rows: list[list[list[Slot]]]) -> list[list[list[Slot]]]:
-    return [[[c[:] for c in f] for f in row] for row in rows]
+class GridCard(NamedTuple):
+    """One card in a job or character field, oldest first (§4)."""
+
+    card: str
+    source: str
+    """``"H"`` (from the hand) or ``"S"`` (money from behind the screen): public."""
+    seen_by: int
+    ignored: bool = False
+    """A star card that does not count (§8.5); also a star card an immediate job attempt skips."""
 
 
-class MafiaState:
+class AttackSlot(NamedTuple):
+    """What lies in a seat's attack field: an attack card (with its defence) or a disc."""
+
+    card: str
+    """The attack card, or :data:`DISC`."""
+    attacker: int
+    """The attacking seat (a disc: the field's owner)."""
+    face_up: bool
+    timing: str
+    """``"now"`` or ``"me"`` (month end); ``""`` for a disc."""
+    defence: str = ""
+    """The defence card played onto it, ``""`` while none."""
+    seen_by: int = SEEN_BY_ALL
+
+    @property
+    def is_disc(self) -> bool:
+        return self.card == DISC
+
+
+class KnownCard(NamedTuple):
+    """An event card that one seat knows: under the event deck, or drawn for an E choice."""
+
+    card: str
+    knower: int
+    """The seat that knows it (who put it under the deck, or drew it)."""
+
+
+class SetAside(NamedTuple):
+    """One card a seat committed to discard in a simultaneous discard (magnifier, EV08)."""
+
+    card: str
+    source: str
+    """``"hand"`` or ``"screen"``."""
+
+
+class LastAction(NamedTuple):
+    """The last action applied, for the views."""
+
+    seat: int
+    text: str
+    """Its wire text (what its actor sees)."""
+    public_text: str
+    """What the other seats see of it (``moves.redact_action``)."""
+
+
+class Decision(NamedTuple):
+    """The open decision or chance node: who decides what now (all of it is public).
+
+    Kinds: ``chance_start``, ``chance_roll``, ``chance_draw`` (chance nodes); ``family``,
+    ``turn`` (steps 1-3 of a turn), ``discard`` (the hand limit), ``discards`` (a simultaneous
+    discard: every seat with ``must_discard`` > 0 commits), ``guardian``, ``defend``, ``raid``,
+    ``hit``, ``hand_over``, ``job_roll``, ``reroll``, ``family_ties``, ``choose_event``,
+    ``a_draw``, ``politik``, ``spitzel_column``, ``spitzel_take``.
+    """
+
+    kind: str
+    seat: int = NOBODY
+    """Who decides; ``chance_draw``: the seat drawn for (NOBODY: the table)."""
+    target: int = NOBODY
+    """``raid``, ``hit``: the attacked seat."""
+    receiver: int = NOBODY
+    """``hand_over``: the attacker who receives the character."""
+    deck: str = ""
+    """``chance_draw``: A, M, C, J, E or X (missions)."""
+    dest: str = ""
+    """``chance_draw``: hand, screen, mission, event, row0-row3 or job."""
+    reason: str = ""
+    """``discard``: ``limit``; ``discards``: ``magnifier`` or ``audit``."""
+    column: str = ""
+    """``spitzel_take``: the column looked at; ``family_ties``: the column being resolved."""
+    taken: int = 0
+    """``spitzel_take``: cards taken back so far."""
+    dice: int = 0
+    """``job_roll``: the dice the roll would use."""
+
+
+class Task(NamedTuple):
+    """One scheduled step of the flow; ``engine.TASKS`` says what each kind does.
+
+    Only the fields a kind uses are set; the others keep their defaults.
+    """
+
+    kind: str
+    seat: int = NOBODY
+    """The seat the step is about: drawer, attacked seat, job owner, winner, …"""
+    attacker: int = NOBODY
+    """``attack_effect``: the attacking seat."""
+    ties: int = NOBODY
+    """``column``: the Barone seat that uses Familienbande in this column."""
+    position: int = 0
+    """``me_attacks``, ``me_jobs``: the position in the turn-order column."""
+    column: int = 0
+    """Character column 0-3 (K1-K4)."""
+    field: int = 0
+    """``discard_field``: 0 = job, 1-4 = K1-K4."""
+    stage: int = 0
+    """``attack``, ``column``: how far the resolution has come."""
+    month_end: bool = False
+    """``attack``: resolved at month end (the star rule, §8.5)."""
+    immediate: bool = False
+    """``job``: an attempt on the own turn (§9.2)."""
+    rerolled: bool = False
+    """``job_result``: Santori's reroll was used or declined."""
+    deck: str = ""
+    amount: int = 0
+    """``draw``: cards to draw; ``roll``: dice to roll; ``gift``: VP."""
+    dest: str = ""
+    card: str = ""
+    """``attack_effect``: the attack card; ``win_bonus``: the character won."""
+
+
+class MafiaState(GameState):
     __slots__ = (
-        "__weakref__",
         "ability_used",
         "acquired",
         "actors",
@@ -28,6 +154,7 @@ class MafiaState:
         "atk",
         "bonus_basis",
         "chars",
+        "decision",
         "decks",
         "dice",
         "disc_a",
@@ -51,22 +178,22 @@ class MafiaState:
         "limit",
         "mission",
         "missions",
-        "mm_hand",
-        "mm_screen",
         "month",
+        "month_end_step",
+        "moved_to_hand",
+        "moved_to_screen",
+        "must_discard",
         "n",
         "next_events",
         "order",
         "over",
-        "pdisc",
-        "pend",
         "phase",
         "played",
-        "pneed",
         "powers",
         "reveals",
         "row",
         "screen",
+        "set_aside",
         "sets",
         "sitout",
         "star",
@@ -74,9 +201,8 @@ class MafiaState:
         "step",
         "tasks",
         "this_events",
-        "tp",
+        "turn_pos",
         "variant",
-        "version",
         "vp",
         "winners",
     )
@@ -90,12 +216,19 @@ class MafiaState:
     goal: int
     month: int
     phase: int
-    tp: int  # position in the turn-order column of the player whose turn it is
-    order: list[int]  # turn-order column, top first
+    turn_pos: int
+    """Position in the turn-order column of the player whose turn it is; -1 at the month end."""
+    month_end_step: int
+    """The month-end step ME1-ME12 being run, 0 during the turns."""
+    order: list[int]
+    """The turn-order column, top (start player) first."""
     family: list[str]
-    hand_a: list[dict[str, int]]  # action cards in hand
-    hand_m: list[dict[str, int]]  # money cards in hand
-    screen: list[dict[str, int]]  # money behind the screen
+    hand_a: list[dict[str, int]]
+    """Action cards in each hand."""
+    hand_m: list[dict[str, int]]
+    """Money cards in each hand (taken there to bluff, §7.2)."""
+    screen: list[dict[str, int]]
+    """Money behind each screen."""
     discs: list[int]
     vp: list[int]
     chars: list[list[str]]
@@ -105,40 +238,60 @@ class MafiaState:
     ability_used: list[bool]
     mission: list[str]
     acquired: list[int]
-    atk: list[list[Any] | None]  # per target seat: [card, attacker, face_up, timing, defence, seen]
-    fields: list[list[list[Slot]]]  # per seat: [job, K1, K2, K3, K4] fields
-    row: list[str]  # character row K1..K4 ("" = empty)
-    job: str  # open job ("" = none)
+    """Characters acquired this month (ME6)."""
+    atk: list[AttackSlot | None]
+    """Per seat, its attack field."""
+    fields: list[list[list[GridCard]]]
+    """Per seat: the job field and K1-K4, each oldest card first."""
+    row: list[str]
+    """The character row K1-K4 (``""`` = empty slot)."""
+    job: str
+    """The open job (``""`` = none)."""
     job_done_month: bool
-    powers: list[int]  # holder per power, -1 = unheld
-    decks: dict[str, dict[str, int]]  # unseen multisets: A, M, C, J, E, X (missions)
+    powers: list[int]
+    """The holder of each power card (NOBODY = unheld)."""
+    decks: dict[str, dict[str, int]]
+    """Unseen multisets: A, M, C, J, E, X (missions)."""
     job_bottom: list[str]
-    event_bottom: list[list[Any]]  # [card, knower seat]
+    """Jobs put under the job deck (ME8), in order: public."""
+    event_bottom: list[KnownCard]
+    """Events put under the event deck by an E choice, in order."""
     disc_a: dict[str, int]
+    """Discarded action cards."""
     disc_m: dict[str, int]
+    """Discarded money."""
     disc_c: dict[str, int]
+    """Discarded characters."""
     ashtray: int
     this_events: list[str]
     next_events: list[str]
     star: bool
+    """A star card was evaluated this month end (§8.5)."""
     step: int
+    """The turn step 1-4 of the player whose turn it is (0 between turns)."""
     played: int
     limit: int
-    mm_hand: dict[str, int]  # money moved screen -> hand this turn
-    mm_screen: dict[str, int]  # money moved hand -> screen this turn
+    moved_to_hand: dict[str, int]
+    """Money moved screen -> hand this turn."""
+    moved_to_screen: dict[str, int]
+    """Money moved hand -> screen this turn."""
     grossoffensive: bool
-    pend: tuple[Any, ...]  # the open decision: (kind, seat, *context) or ()
-    tasks: list[tuple[Any, ...]]
+    decision: Decision | None
+    tasks: list[Task]
     actors: tuple[int, ...]
     dice: list[int]
-    event_choice: list[list[Any]]  # [card, drawer] of the events drawn for an E character
-    pdisc: list[dict[str, int]]  # simultaneous discards chosen so far (hidden until all chose)
-    pneed: list[int]
+    event_choice: list[KnownCard]
+    """The events drawn for an E character, with the seat that drew them."""
+    set_aside: list[list[SetAside]]
+    """Per seat, the cards committed in the open simultaneous discard (hidden until all chose)."""
+    must_discard: list[int]
+    """Per seat, cards still to discard in the open discard decision."""
     over: bool
     winners: tuple[int, ...] | None
-    last: tuple[int, str, str]
-    version: int
-    reveals: list[tuple[Any, ...]]  # this month end's public reveals (what the log showed)
+    last: LastAction
+    reveals: list[tuple[Any, ...]]
+    """This month end's public reveals, as the log showed them: ``("column", slot, ((seat, cards), …))``
+    or ``("job", seat, cards)``."""
 
     def clone(self) -> MafiaState:
         s = MafiaState.__new__(MafiaState)
@@ -151,7 +304,8 @@ class MafiaState:
         s.goal = self.goal
         s.month = self.month
         s.phase = self.phase
-        s.tp = self.tp
+        s.turn_pos = self.turn_pos
+        s.month_end_step = self.month_end_step
         s.order = self.order[:]
         s.family = self.family[:]
         s.hand_a = [dict(h) for h in self.hand_a]
@@ -166,15 +320,15 @@ class MafiaState:
         s.ability_used = self.ability_used[:]
         s.mission = self.mission[:]
         s.acquired = self.acquired[:]
-        s.atk = [a[:] if a is not None else None for a in self.atk]
-        s.fields = _copy_fields(self.fields)
+        s.atk = self.atk[:]
+        s.fields = [[f[:] for f in row] for row in self.fields]
         s.row = self.row[:]
         s.job = self.job
         s.job_done_month = self.job_done_month
         s.powers = self.powers[:]
         s.decks = {k: dict(v) for k, v in self.decks.items()}
         s.job_bottom = self.job_bottom[:]
-        s.event_bottom = [e[:] for e in self.event_bottom]
+        s.event_bottom = self.event_bottom[:]
         s.disc_a = dict(self.disc_a)
         s.disc_m = dict(self.disc_m)
         s.disc_c = dict(self.disc_c)
@@ -185,30 +339,31 @@ class MafiaState:
         s.step = self.step
         s.played = self.played
         s.limit = self.limit
-        s.mm_hand = dict(self.mm_hand)
-        s.mm_screen = dict(self.mm_screen)
+        s.moved_to_hand = dict(self.moved_to_hand)
+        s.moved_to_screen = dict(self.moved_to_screen)
         s.grossoffensive = self.grossoffensive
-        s.pend = self.pend
+        s.decision = self.decision
         s.tasks = self.tasks[:]
         s.actors = self.actors
         s.dice = self.dice[:]
-        s.event_choice = [e[:] for e in self.event_choice]
-        s.pdisc = [dict(d) for d in self.pdisc]
-        s.pneed = self.pneed[:]
+        s.event_choice = self.event_choice[:]
+        s.set_aside = [d[:] for d in self.set_aside]
+        s.must_discard = self.must_discard[:]
         s.over = self.over
         s.winners = self.winners
         s.last = self.last
-        s.version = self.version
         s.reveals = self.reveals[:]
+        s.legal_cache = self.legal_cache
         return s
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, MafiaState):
             return NotImplemented
-        return all(getattr(self, k) == getattr(other, k) for k in self.__slots__ if k != "__weakref__")
+        return all(getattr(self, k) == getattr(other, k) for k in self.__slots__)
 
     __hash__ = None  # type: ignore[assignment]
 
     @property
     def active(self) -> int:
-        return self.order[self.tp] if 0 <= self.tp < len(self.order) else -1
+        """The seat whose turn it is (NOBODY at the month end)."""
+        return self.order[self.turn_pos] if 0 <= self.turn_pos < len(self.order) else NOBODY

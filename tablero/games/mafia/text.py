@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from tablero.core.messages import Catalogue, Message
 from tablero.core.protocol import CHANCE, Player, Viewer
 from tablero.games.mafia import data
 from tablero.games.mafia.actions import MLAction
 from tablero.games.mafia.data import ACTIONS, CHARS, JOBS_BY_ID, MONEY
+from tablero.games.mafia.moves import redact_action
 from tablero.games.mafia.state import MafiaState
+from tablero.games.mafia.view import HIDDEN, MafiaView
 
 _EN: dict[str, str] = {
     "ml.start": "{seat} is the start player",
@@ -248,17 +249,19 @@ def _field(name: str) -> str:
     return "job" if name == "job" else name.upper()
 
 
-def option_message(a: MLAction, player: int, public: bool) -> Message:
-    """A decision as words: the full option for its actor, the public part for everyone else."""
+def option_message(a: MLAction, player: int) -> Message:
+    """A decision as words. ``a`` may be what another seat sees of it (``moves.redact_action``):
+    then the hidden card is left out of the words too."""
     k, args = a.kind, a.args
     if k == "family":
         return Message("ml.o.family", family=data.FAMILY_NAMES.get(args[0], args[0]))
     if k == "disc":
         return Message(f"ml.o.disc.{args[0]}")
     if k in ("to_hand", "to_screen"):
-        return Message(f"ml.o.{k}.hidden") if public else Message(f"ml.o.{k}", card=card_name(args[0]))
+        return Message(f"ml.o.{k}", card=card_name(args[0])) if args else Message(f"ml.o.{k}.hidden")
     if k == "play":
-        c, src, where = args[0], args[1], args[2]
+        hidden = len(args) == 2
+        c, src, where = ("", *args) if hidden else args[:3]
         if where.startswith("atk:"):
             q = int(where[4:])
             if q == player:
@@ -266,11 +269,11 @@ def option_message(a: MLAction, player: int, public: bool) -> Message:
             if len(args) > 3:
                 return Message("ml.o.attack_up", card=card_name(c), target_seat=q,
                                timing=Message(f"ml.o.timing.{args[4]}"))
-            if public:
+            if hidden:
                 return Message("ml.o.attack_down.hidden", target_seat=q)
             return Message("ml.o.attack_down", card=card_name(c), target_seat=q)
         source = Message(f"ml.o.src.{src}")
-        if public:
+        if hidden:
             return Message("ml.o.play_field.hidden", source=source, field=_field(where))
         return Message("ml.o.play_field", card=card_name(c), source=source, field=_field(where))
     if k in ("ability",):
@@ -280,14 +283,14 @@ def option_message(a: MLAction, player: int, public: bool) -> Message:
     if k == "spitzel_column":
         return Message("ml.o.spitzel_column", column=_field(args[0]) if args[0] != "atk" else "attack")
     if k == "spitzel_take":
-        if public:
-            return Message("ml.o.spitzel_take.hidden", field=args[0], to=Message(f"ml.o.src.{args[2]}"))
+        if len(args) == 2:
+            return Message("ml.o.spitzel_take.hidden", field=args[0], to=Message(f"ml.o.src.{args[1]}"))
         return Message("ml.o.spitzel_take", card=card_name(args[1]), field=args[0],
                        to=Message(f"ml.o.src.{args[2]}"))
     if k in ("defend", "hit", "hand_over", "choose_event", "discard"):
         return Message(f"ml.o.{k}", card=card_name(args[0]))
     if k == "set_aside":
-        return Message("ml.o.set_aside.hidden") if public else Message("ml.o.set_aside", card=card_name(args[0]))
+        return Message("ml.o.set_aside", card=card_name(args[0])) if args else Message("ml.o.set_aside.hidden")
     if k == "raid":
         return Message("ml.o.raid", field=_field(args[0]))
     if k == "reroll":
@@ -298,65 +301,66 @@ def option_message(a: MLAction, player: int, public: bool) -> Message:
 
 
 def describe(s: MafiaState, player: Player, a: MLAction, viewer: Viewer) -> Message:
-    """``player`` doing ``a`` as ``viewer`` may see it (hidden cards stay hidden)."""
+    """``player`` doing ``a`` as ``viewer`` may see it (what ``redact_action`` leaves of it)."""
+    seen = redact_action(s, player, a, viewer)
     if player == CHANCE:
-        if a.kind == "draw" and s.pend and s.pend[0] == "chance_draw":
-            seat = s.pend[2]
-            if seat >= 0 and viewer != seat:
-                return Message("ml.draw.hidden", seat=seat, deck=s.pend[1])
-            return Message("ml.o.chance_draw", card=card_name(a.args[0]))
-        if a.kind == "roll":
-            return Message("ml.roll", value=int(a.args[0]))
-        return Message("ml.start", seat=int(a.args[0]))
+        if seen.kind == "draw":
+            d = s.decision
+            if not seen.args and d is not None:
+                return Message("ml.draw.hidden", seat=d.seat, deck=d.deck)
+            return Message("ml.o.chance_draw", card=card_name(seen.args[0]))
+        if seen.kind == "roll":
+            return Message("ml.roll", value=int(seen.args[0]))
+        return Message("ml.start", seat=int(seen.args[0]))
     if viewer == player:
-        return option_message(a, player, public=False)
-    return Message("ml.actor", seat=player, what=option_message(a, player, public=True))
+        return option_message(seen, player)
+    return Message("ml.actor", seat=player, what=option_message(seen, player))
 
 
-def render(view: Any, tr: Callable[[Message], str]) -> str:
+def render(view: MafiaView, tr: Callable[[Message], str]) -> str:
     name = getattr(tr, "seat", lambda i: f"Seat {i + 1}")
-    lines = [f"[bold]{tr(Message('ml.ui.header', month=view.month, phase=view.phase, goal=view.goal))}[/bold]"]
+    pub, mine = view.public, view.private
+    lines = [f"[bold]{tr(Message('ml.ui.header', month=pub.month, phase=pub.phase, goal=pub.goal))}[/bold]"]
     lines.append(tr(Message("ml.ui.row", cards=", ".join(
-        f"K{i + 1} {card_name(c)}" if c else f"K{i + 1} -" for i, c in enumerate(view.row)))))
-    job = JOBS_BY_ID[view.job] if view.job else None
-    lines.append(tr(Message("ml.ui.job", job=(f"{card_name(view.job)} (dice {job.dice_sum}, cards "
+        f"K{i + 1} {card_name(c)}" if c else f"K{i + 1} -" for i, c in enumerate(pub.row)))))
+    job = JOBS_BY_ID[pub.job] if pub.job else None
+    lines.append(tr(Message("ml.ui.job", job=(f"{card_name(pub.job)} (dice {job.dice_sum}, cards "
                                               f"{'+'.join(job.tags)}, {job.ep} VP, ${job.dollar}, "
                                               f"fail {job.failure})") if job else "-")))
-    lines.append(tr(Message("ml.ui.events", events=", ".join(view.this_events) or "-",
-                            next=", ".join(view.next_events) or "-")))
+    lines.append(tr(Message("ml.ui.events", events=", ".join(pub.this_events) or "-",
+                            next=", ".join(pub.next_events) or "-")))
     lines.append(tr(Message("ml.ui.powers", powers=", ".join(
-        f"{p.name}: {'-' if h < 0 else name(h)}" for p, h in zip(data.POWERS, view.powers,
-                                                                                   strict=True)))))
+        f"{p.name}: {'-' if h < 0 else name(h)}" for p, h in zip(data.POWERS, pub.powers, strict=True)))))
     lines.append("")
-    for q in view.order:
-        extra = tr(Message("ml.ui.sitout", n=view.sitout[q])) if view.sitout[q] else ""
-        mark = "▶" if q in view.to_act else " "
-        fam = data.FAMILY_NAMES.get(view.family[q], "?")
-        lines.append(f"{mark} " + tr(Message("ml.ui.player", seat=q, family=fam, vp=view.vp[q],
-                                             hand=view.hand_sizes[q], screen=view.screen_sizes[q],
-                                             discs=view.discs[q], extra=extra)))
+    for q in pub.order:
+        extra = tr(Message("ml.ui.sitout", n=pub.sitout[q])) if pub.sitout[q] else ""
+        mark = "▶" if q in view.deciding.to_act else " "
+        fam = data.FAMILY_NAMES.get(pub.family[q], "?")
+        lines.append(f"{mark} " + tr(Message("ml.ui.player", seat=q, family=fam, vp=pub.vp[q],
+                                             hand=pub.hand_sizes[q], screen=pub.screen_sizes[q],
+                                             discs=pub.discs[q], extra=extra)))
         x = view.atk[q]
-        atk = "-" if x is None else ("disc" if x[0] == "DISC" else
-                                      f"{'▲' if x[2] else '▼'}{card_name(x[0])} ← {name(x[1])}"
-                                      + (f" + {card_name(x[4])}" if x[4] else ""))
+        atk = "-" if x is None else ("disc" if x.card == "DISC" else
+                                      f"{'▲' if x.face_up else '▼'}{card_name(x.card)} ← {name(x.attacker)}"
+                                      + (f" + {card_name(x.defence)}" if x.defence else ""))
         cells = [f"atk: {atk}"]
         for f, label in enumerate(("job", "K1", "K2", "K3", "K4")):
             cards = view.grid[q][f]
             if cards:
-                cells.append(f"{label}: " + " ".join(card_name(c) if c != "?" else f"?{src}"
-                                                    for c, src, _ign, _pub in cards))
+                cells.append(f"{label}: " + " ".join(card_name(c.card) if c.card != HIDDEN else f"?{c.source}"
+                                                    for c in cards))
         lines.append("     " + " · ".join(cells))
-        if view.chars[q]:
-            lines.append("     " + ", ".join(card_name(c) for c in view.chars[q]))
-    if view.hand_actions is not None:
+        if pub.chars[q]:
+            lines.append("     " + ", ".join(card_name(c) for c in pub.chars[q]))
+    if mine is not None:
         lines.append("")
-        lines.append(tr(Message("ml.ui.you", actions=" ".join(card_name(c) for c, k in view.hand_actions
+        lines.append(tr(Message("ml.ui.you", actions=" ".join(card_name(c) for c, k in mine.hand_actions
                                                                for _ in range(k)) or "-",
-                                money=" ".join(card_name(c) for c, k in view.hand_money for _ in range(k)) or "-",
-                                screen=" ".join(card_name(c) for c, k in view.screen for _ in range(k)) or "-")))
-        if view.mission:
-            lines.append(tr(Message("ml.ui.mission", mission=card_name(view.mission))))
-    if view.over:
+                                money=" ".join(card_name(c) for c, k in mine.hand_money for _ in range(k)) or "-",
+                                screen=" ".join(card_name(c) for c, k in mine.screen for _ in range(k)) or "-")))
+        if mine.mission:
+            lines.append(tr(Message("ml.ui.mission", mission=card_name(mine.mission))))
+    if pub.over:
         lines.append("")
-        lines.append(f"[bold]{tr(Message('ml.ui.over', seats=view.winners or ()))}[/bold]")
+        lines.append(f"[bold]{tr(Message('ml.ui.over', seats=pub.winners or ()))}[/bold]")
     return "\n".join(lines)

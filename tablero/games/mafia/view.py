@@ -1,26 +1,44 @@
 """What a seat may know in Mafia Legend (§17), and sampling a full state consistent with it.
 
-Allow-list: the viewer's hand, screen and mission; for every seat the hand size, screen size,
-discs, VP, characters, jobs, sit-out counters, ability tiles; every face-up card; a face-down
-card as a back with its owner, field and source, unless the viewer may see it (his own, or
-seen with Spitzel). Deck sizes are public, deck order is not stored at all. At the end every
-mission, screen and hand's money is public (§15).
+A :class:`MafiaView` has three parts:
+
+* ``public`` (:class:`PublicView`): what every seat and every spectator sees — the same for all
+  viewers. For every seat the hand size, screen size, discs, VP, characters, jobs, sit-out
+  counters, ability tiles; every face-up card; a face-down card as a back (``"?"``) with its
+  owner, field and source. Deck sizes are public, deck order is not stored at all. At the end
+  every mission, screen and hand's money is public (§15). ``schedule`` is the rules' public
+  plan of what runs next (no cards in it): determinization continues from it.
+* ``private`` (:class:`PrivateView`, ``None`` for spectators): the seat's own hand, screen,
+  mission, secret commitments and money moves, and the table as this seat sees it (its own
+  face-down cards, what Spitzel showed it, the events it knows).
+* ``deciding`` (:class:`Deciding`): who decides what now, as everyone may know it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from random import Random
-from typing import TYPE_CHECKING, Any
+from typing import Any, NamedTuple
 
 from tablero.games.mafia import data
 from tablero.games.mafia.data import ACTIONS, MONEY
-from tablero.games.mafia.state import MafiaState
-
-if TYPE_CHECKING:
-    from tablero.games.mafia.rules import Mafia
+from tablero.games.mafia.engine import initial_state, mission_ok
+from tablero.games.mafia.state import (
+    DISC,
+    SEEN_BY_ALL,
+    AttackSlot,
+    Decision,
+    GridCard,
+    KnownCard,
+    LastAction,
+    MafiaState,
+    SetAside,
+    Task,
+)
 
 HIDDEN = "?"
+SOMEONE_ELSE = -2
+"""A determinized event card's knower: some seat, not the viewer (which one does not matter)."""
 Counts = tuple[tuple[str, int], ...]
 
 
@@ -28,9 +46,35 @@ def _counts(d: dict[str, int]) -> Counts:
     return tuple(sorted(d.items()))
 
 
+class SeenAttack(NamedTuple):
+    """An attack field as a viewer sees it."""
+
+    card: str
+    """The attack card, ``"?"`` (face down) or ``"DISC"`` (a protection disc)."""
+    attacker: int
+    face_up: bool
+    timing: str
+    defence: str
+    public: bool
+
+
+class SeenCard(NamedTuple):
+    """A card in a job or character field as a viewer sees it."""
+
+    card: str
+    """The card, or ``"?"`` (a back)."""
+    source: str
+    """``"H"`` (from the hand) or ``"S"`` (money from behind the screen)."""
+    ignored: bool
+    public: bool
+
+
+Grid = tuple[tuple[tuple[SeenCard, ...], ...], ...]
+"""Per seat and field (job, K1-K4): the cards, oldest first."""
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
-class MafiaView:
-    viewer: int | None
+class PublicView:
     players: int
     variant: str
     missions: bool
@@ -41,7 +85,7 @@ class MafiaView:
     month: int
     phase: int
     order: tuple[int, ...]
-    tp: int
+    turn_pos: int
     step: int
     played: int
     limit: int
@@ -55,138 +99,203 @@ class MafiaView:
     sitout: tuple[int, ...]
     ability_used: tuple[bool, ...]
     acquired: tuple[int, ...]
-    hand_sizes: tuple[int, ...]  # action + money cards in hand
+    hand_sizes: tuple[int, ...]
+    """Action and money cards in each hand."""
     screen_sizes: tuple[int, ...]
-    hand_actions: Counts | None  # the viewer's own
-    hand_money: Counts | None
-    screen: Counts | None
-    mission: str | None
     mission_dealt: tuple[bool, ...]
-    public_money: tuple[tuple[Counts, Counts] | None, ...]  # at the end: (hand money, screen) per seat
+    public_money: tuple[tuple[Counts, Counts] | None, ...]
+    """At the end: (hand money, screen) per seat."""
     public_missions: tuple[str, ...] | None
-    atk: tuple[tuple[Any, ...] | None, ...]  # per target: (card|"?", attacker, up, timing, defence, public)
-    grid: tuple[tuple[tuple[tuple[str, str, bool, bool], ...], ...], ...]
-    """Per seat and field (job, K1-K4): (card or "?", source, ignored, public) oldest first."""
+    atk: tuple[SeenAttack | None, ...]
+    grid: Grid
     row: tuple[str, ...]
     job: str
     job_done_month: bool
     powers: tuple[int, ...]
     deck_sizes: tuple[tuple[str, int], ...]
     job_bottom: tuple[str, ...]
-    event_bottom: tuple[str, ...]  # "?" where the viewer does not know the card
+    event_bottom: tuple[str, ...]
+    """``"?"`` per event under the event deck (only the seat that put it there knows it)."""
     disc_a: Counts
     disc_m: Counts
     disc_c: Counts
     ashtray: int
     this_events: tuple[str, ...]
     next_events: tuple[str, ...]
-    events_out: tuple[str, ...]  # discarded after their month: out of the game, public
+    events_out: tuple[str, ...]
+    """Events discarded after their month: out of the game."""
     star: bool
-    pend: tuple[Any, ...]  # the open decision's public part
-    to_act: tuple[int, ...]
     dice: tuple[int, ...]
-    event_choice: tuple[str, ...]  # the viewer's own choice, else "?" per card
-    secret_discards: tuple[int, ...]  # per seat: cards set aside in a simultaneous discard
-    my_discards: Counts | None
-    pneed: tuple[int, ...]
-    money_moved: tuple[int, int]  # this turn: cards moved to hand, to screen
-    my_money_moved: tuple[Counts, Counts] | None
-    tasks: tuple[tuple[Any, ...], ...]
-    reveals: tuple[tuple[Any, ...], ...]  # this month end's reveals, as the log showed them
+    event_choice: tuple[str, ...]
+    """``"?"`` per event drawn for an E character (only the drawer sees them)."""
+    set_aside_counts: tuple[int, ...]
+    """Per seat: cards committed so far in the open simultaneous discard (the cards are hidden)."""
+    must_discard: tuple[int, ...]
+    money_moved: tuple[int, int]
+    """This turn: cards moved to the hand, to the screen (not which)."""
+    reveals: tuple[tuple[Any, ...], ...]
+    """This month end's reveals, as the log showed them."""
+    schedule: tuple[Task, ...]
+    """What the rules run next, top first (public: no task carries a hidden card)."""
     over: bool
     winners: tuple[int, ...] | None
     last: tuple[int, str]
+    """The last action: (seat, its text as the other seats see it)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PrivateView:
+    seat: int
+    hand_actions: Counts
+    hand_money: Counts
+    screen: Counts
+    mission: str
+    set_aside: tuple[SetAside, ...]
+    """The seat's commitments in the open simultaneous discard."""
+    money_moved: tuple[Counts, Counts] | None
+    """On its own turn: the money moved to the hand, to the screen."""
+    atk: tuple[SeenAttack | None, ...]
+    """The attack column as this seat sees it."""
+    grid: Grid
+    """The grid as this seat sees it (its own face-down cards, what Spitzel showed it)."""
+    event_bottom: tuple[str, ...]
+    """The events under the event deck, ``"?"`` where this seat does not know the card."""
+    event_choice: tuple[str, ...]
+    last_move: str
+    """The text of the last action if this seat took it, else ``""``."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Deciding:
+    """Who decides what now (see ``state.Decision`` for the fields); ``kind`` ``""``: nobody."""
+
+    to_act: tuple[int, ...]
+    kind: str
+    seat: int
+    target: int
+    receiver: int
+    deck: str
+    dest: str
+    reason: str
+    column: str
+    taken: int
+    dice: int
+    month_end_step: int
+    """The month-end step ME1-ME12 under way, 0 during the turns."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MafiaView:
+    viewer: int | None
+    public: PublicView
+    private: PrivateView | None
+    deciding: Deciding
+
+    @property
+    def grid(self) -> Grid:
+        """The grid as this viewer sees it."""
+        return self.private.grid if self.private is not None else self.public.grid
+
+    @property
+    def atk(self) -> tuple[SeenAttack | None, ...]:
+        """The attack column as this viewer sees it."""
+        return self.private.atk if self.private is not None else self.public.atk
 
     def to_json(self) -> dict[str, Any]:
-        return {f.name: _json(getattr(self, f.name)) for f in fields(self)}
+        return {"viewer": self.viewer, "public": _json(self.public),
+                "private": None if self.private is None else _json(self.private),
+                "deciding": _json(self.deciding)}
 
 
 def _json(v: Any) -> Any:
     if isinstance(v, tuple):
         return [_json(x) for x in v]
+    if isinstance(v, (PublicView, PrivateView, Deciding)):
+        return {f.name: _json(getattr(v, f.name)) for f in fields(v)}
     return v
 
 
 def _sees(mask: int, viewer: int | None) -> bool:
-    return viewer is not None and bool(mask >> viewer & 1) if mask != 0b1111 else True
+    return mask == SEEN_BY_ALL or (viewer is not None and bool(mask >> viewer & 1))
+
+
+def _attacks(s: MafiaState, v: int | None) -> tuple[SeenAttack | None, ...]:
+    out: list[SeenAttack | None] = []
+    for x in s.atk:
+        if x is None:
+            out.append(None)
+        elif x.is_disc:
+            out.append(SeenAttack(DISC, x.attacker, True, "", "", True))
+        else:
+            card = x.card if x.face_up or _sees(x.seen_by, v) else HIDDEN
+            out.append(SeenAttack(card, x.attacker, x.face_up, x.timing, x.defence, x.seen_by == SEEN_BY_ALL))
+    return tuple(out)
+
+
+def _grid(s: MafiaState, v: int | None) -> Grid:
+    return tuple(
+        tuple(tuple(SeenCard(sl.card if _sees(sl.seen_by, v) else HIDDEN, sl.source, sl.ignored,
+                             sl.seen_by == SEEN_BY_ALL) for sl in f) for f in row)
+        for row in s.fields
+    )
 
 
 def observe(s: MafiaState, viewer: int | None) -> MafiaView:
     n = s.n
-    own = viewer is not None and 0 <= viewer < n
-    v = viewer if own else None
-    atk: list[tuple[Any, ...] | None] = []
-    for x in s.atk:
-        if x is None:
-            atk.append(None)
-        elif x[0] == "DISC":
-            atk.append(("DISC", x[1], True, "", "", True))
-        else:
-            card = x[0] if x[2] or _sees(x[5], v) else HIDDEN
-            atk.append((card, x[1], x[2], x[3], x[4], x[5] == 0b1111))
-    grid = tuple(
-        tuple(tuple((sl[0] if _sees(sl[2], v) else HIDDEN, sl[1], sl[3], sl[2] == 0b1111) for sl in f)
-              for f in row)
-        for row in s.fields
-    )
-    pend: tuple[Any, ...] = ()
-    if s.pend:
-        kind = s.pend[0]
-        if kind == "chance_draw":
-            pend = s.pend  # (kind, deck, seat, destination) is public
-        elif kind in ("job_roll", "reroll"):
-            pend = s.pend[:2]
-        else:
-            pend = tuple(x for x in s.pend if not isinstance(x, tuple))
-    return MafiaView(
-        viewer=viewer, players=n, variant=s.variant, missions=s.missions, bonus_basis=s.bonus_basis,
+    v = viewer if viewer is not None and 0 <= viewer < n else None
+    public = PublicView(
+        players=n, variant=s.variant, missions=s.missions, bonus_basis=s.bonus_basis,
         start_option=s.start_option, families_opt=s.families_opt, goal=s.goal,
-        month=s.month, phase=s.phase, order=tuple(s.order), tp=s.tp, step=s.step, played=s.played,
+        month=s.month, phase=s.phase, order=tuple(s.order), turn_pos=s.turn_pos, step=s.step, played=s.played,
         limit=s.limit, grossoffensive=s.grossoffensive, family=tuple(s.family), discs=tuple(s.discs),
         vp=tuple(s.vp), chars=tuple(tuple(c) for c in s.chars), jobs_done=tuple(tuple(j) for j in s.jobs_done),
         sets=tuple(tuple(x) for x in s.sets), sitout=tuple(s.sitout), ability_used=tuple(s.ability_used),
         acquired=tuple(s.acquired),
         hand_sizes=tuple(sum(s.hand_a[q].values()) + sum(s.hand_m[q].values()) for q in range(n)),
         screen_sizes=tuple(sum(s.screen[q].values()) for q in range(n)),
-        hand_actions=_counts(s.hand_a[v]) if v is not None else None,
-        hand_money=_counts(s.hand_m[v]) if v is not None else None,
-        screen=_counts(s.screen[v]) if v is not None else None,
-        mission=s.mission[v] if v is not None else None,
         mission_dealt=tuple(bool(m) for m in s.mission),
         public_money=tuple((_counts(s.hand_m[q]), _counts(s.screen[q])) if s.over else None for q in range(n)),
         public_missions=tuple(s.mission) if s.over else None,
-        atk=tuple(atk), grid=grid, row=tuple(s.row), job=s.job, job_done_month=s.job_done_month,
+        atk=_attacks(s, None), grid=_grid(s, None), row=tuple(s.row), job=s.job, job_done_month=s.job_done_month,
         powers=tuple(s.powers),
         deck_sizes=tuple((k, sum(d.values())) for k, d in sorted(s.decks.items())),
         job_bottom=tuple(s.job_bottom),
-        event_bottom=tuple(e[0] if e[1] == v else HIDDEN for e in s.event_bottom),
+        event_bottom=tuple(HIDDEN for _ in s.event_bottom),
         disc_a=_counts(s.disc_a), disc_m=_counts(s.disc_m), disc_c=_counts(s.disc_c), ashtray=s.ashtray,
         this_events=tuple(s.this_events), next_events=tuple(s.next_events),
-        events_out=_events_out(s), star=s.star,
-        pend=pend, to_act=s.actors, dice=tuple(s.dice),
-        event_choice=tuple(e[0] if e[1] == v else HIDDEN for e in s.event_choice),
-        secret_discards=tuple(sum(d.values()) for d in s.pdisc),
-        my_discards=_counts(s.pdisc[v]) if v is not None else None,
-        pneed=tuple(s.pneed),
-        money_moved=(sum(s.mm_hand.values()), sum(s.mm_screen.values())),
-        my_money_moved=(_counts(s.mm_hand), _counts(s.mm_screen)) if v is not None and v == s.active else None,
-        tasks=tuple(_public_task(t) for t in s.tasks),
+        events_out=_events_out(s), star=s.star, dice=tuple(s.dice),
+        event_choice=tuple(HIDDEN for _ in s.event_choice),
+        set_aside_counts=tuple(len(d) for d in s.set_aside),
+        must_discard=tuple(s.must_discard),
+        money_moved=(sum(s.moved_to_hand.values()), sum(s.moved_to_screen.values())),
         reveals=tuple(s.reveals),
+        schedule=tuple(reversed(s.tasks)),
         over=s.over, winners=s.winners,
-        last=(s.last[0], s.last[1] if viewer == s.last[0] else s.last[2]),
+        last=(s.last.seat, s.last.public_text),
     )
+    private = None
+    if v is not None:
+        private = PrivateView(
+            seat=v, hand_actions=_counts(s.hand_a[v]), hand_money=_counts(s.hand_m[v]),
+            screen=_counts(s.screen[v]), mission=s.mission[v], set_aside=tuple(s.set_aside[v]),
+            money_moved=(_counts(s.moved_to_hand), _counts(s.moved_to_screen)) if v == s.active else None,
+            atk=_attacks(s, v), grid=_grid(s, v),
+            event_bottom=tuple(e.card if e.knower == v else HIDDEN for e in s.event_bottom),
+            event_choice=tuple(e.card if e.knower == v else HIDDEN for e in s.event_choice),
+            last_move=s.last.text if s.last.seat == v else "",
+        )
+    d = s.decision if s.decision is not None and not s.over else Decision("")
+    deciding = Deciding(to_act=s.actors, kind=d.kind, seat=d.seat, target=d.target, receiver=d.receiver,
+                        deck=d.deck, dest=d.dest, reason=d.reason, column=d.column, taken=d.taken, dice=d.dice,
+                        month_end_step=s.month_end_step)
+    return MafiaView(viewer=viewer, public=public, private=private, deciding=deciding)
 
 
 def _events_out(s: MafiaState) -> tuple[str, ...]:
     if s.variant != "advanced":
         return ()
-    inside = set(s.decks["E"]) | {e[0] for e in s.event_bottom} | {e[0] for e in s.event_choice}
+    inside = set(s.decks["E"]) | {e.card for e in s.event_bottom} | {e.card for e in s.event_choice}
     return tuple(sorted(set(data.EVENTS) - inside - set(s.this_events) - set(s.next_events)))
-
-
-def _public_task(t: tuple[Any, ...]) -> tuple[Any, ...]:
-    """Scheduled work is public except the cards it carries (a job attempt's counted cards)."""
-    return tuple(x for x in t if not isinstance(x, tuple))
 
 
 # ---------------------------------------------------------------------------- determinization
@@ -206,56 +315,53 @@ def _expand(counts: Counts | dict[str, int]) -> list[str]:
     return [c for c, k in items for _ in range(k)]
 
 
-def determinize(game: Mafia, view: MafiaView, viewer: int, rng: Random, tries: int = 200) -> MafiaState:
+def determinize(view: MafiaView, viewer: int, rng: Random, tries: int = 200) -> MafiaState:
     """A full state consistent with ``view``: unknown cards (other hands and screens, backs in
-    the grid, decks, missions, events known to others) are dealt at random from what the
-    viewer cannot place, respecting each slot's kind (a back from a screen is money, a back in
-    a job field is an attack or tool card, …)."""
+    the grid, decks, missions, events known to others, other seats' secret commitments) are
+    dealt at random from what the viewer cannot place, respecting each slot's kind (a back from
+    a screen is money, a back in a job field is an attack or tool card, …)."""
     for _ in range(tries):
-        s = _attempt(game, view, viewer, rng)
+        s = _attempt(view, viewer, rng)
         if s is not None:
             return s
     raise RuntimeError("no consistent deal found")
 
 
-def _attempt(game: Mafia, view: MafiaView, v: int, rng: Random) -> MafiaState | None:
-    opts = {
-        "variant": view.variant, "missions": view.missions, "bonus_basis": view.bonus_basis,
-        "start_seat": "random" if view.start_option is None else view.start_option,
-        "families": "choose" if view.families_opt is None else view.families_opt,
-    }
-    s = game.new_initial_state(view.players, opts)
-    n = view.players
-    s.month, s.phase, s.order, s.tp = view.month, view.phase, list(view.order), view.tp
-    s.step, s.played, s.limit, s.grossoffensive = view.step, view.played, view.limit, view.grossoffensive
-    s.family = list(view.family)
-    s.discs, s.vp = list(view.discs), list(view.vp)
-    s.chars = [list(c) for c in view.chars]
-    s.jobs_done = [list(j) for j in view.jobs_done]
-    s.sets = [list(x) for x in view.sets]
-    s.sitout, s.ability_used, s.acquired = list(view.sitout), list(view.ability_used), list(view.acquired)
-    s.row, s.job, s.job_done_month, s.powers = list(view.row), view.job, view.job_done_month, list(view.powers)
-    s.job_bottom = list(view.job_bottom)
-    s.disc_a, s.disc_m, s.disc_c = dict(view.disc_a), dict(view.disc_m), dict(view.disc_c)
-    s.ashtray, s.this_events, s.next_events, s.star = view.ashtray, list(view.this_events), \
-        list(view.next_events), view.star
-    s.dice, s.pneed = list(view.dice), list(view.pneed)
-    s.over, s.winners = view.over, view.winners
-    s.tasks = []
+def _attempt(view: MafiaView, v: int, rng: Random) -> MafiaState | None:
+    pub, dec = view.public, view.deciding
+    mine = view.private
+    assert mine is not None, "determinize needs a seat's own view"
+    n = pub.players
+    s = initial_state(n, variant=pub.variant, missions=pub.missions, start_seat=pub.start_option,
+                      families=pub.families_opt, bonus_basis=pub.bonus_basis)
+    s.month, s.phase, s.order, s.turn_pos = pub.month, pub.phase, list(pub.order), pub.turn_pos
+    s.month_end_step = dec.month_end_step
+    s.step, s.played, s.limit, s.grossoffensive = pub.step, pub.played, pub.limit, pub.grossoffensive
+    s.family = list(pub.family)
+    s.discs, s.vp = list(pub.discs), list(pub.vp)
+    s.chars = [list(c) for c in pub.chars]
+    s.jobs_done = [list(j) for j in pub.jobs_done]
+    s.sets = [list(x) for x in pub.sets]
+    s.sitout, s.ability_used, s.acquired = list(pub.sitout), list(pub.ability_used), list(pub.acquired)
+    s.row, s.job, s.job_done_month, s.powers = list(pub.row), pub.job, pub.job_done_month, list(pub.powers)
+    s.job_bottom = list(pub.job_bottom)
+    s.disc_a, s.disc_m, s.disc_c = dict(pub.disc_a), dict(pub.disc_m), dict(pub.disc_c)
+    s.ashtray, s.this_events, s.next_events, s.star = pub.ashtray, list(pub.this_events), \
+        list(pub.next_events), pub.star
+    s.dice, s.must_discard = list(pub.dice), list(pub.must_discard)
+    s.over, s.winners = pub.over, pub.winners
     bit_v = 1 << v
     # --- pools of what the viewer cannot place
-    pool_a = _all_actions(view.variant)
+    pool_a = _all_actions(pub.variant)
     pool_m = dict(data.MONEY_COUNTS)
-    _minus(pool_a, _expand(view.disc_a))
-    _minus(pool_m, _expand(view.disc_m))
-    _minus(pool_a, _expand(view.hand_actions or ()))
-    _minus(pool_m, _expand(view.hand_money or ()))
-    _minus(pool_m, _expand(view.screen or ()))
-    for mine in _expand(view.my_discards or ()):
-        (pool_m if mine in MONEY else pool_a)[mine] -= 1
-    if view.over and view.public_money is not None:
+    _minus(pool_a, _expand(pub.disc_a))
+    _minus(pool_m, _expand(pub.disc_m))
+    _minus(pool_a, _expand(mine.hand_actions))
+    _minus(pool_m, _expand(mine.hand_money))
+    _minus(pool_m, _expand(mine.screen))
+    if pub.over:
         for q in range(n):
-            pm = view.public_money[q]
+            pm = pub.public_money[q]
             if q != v and pm is not None:
                 _minus(pool_m, _expand(pm[0]) + _expand(pm[1]))
     # grid and attack column: known cards leave the pools; unknown slots are collected
@@ -264,59 +370,59 @@ def _attempt(game: Mafia, view: MafiaView, v: int, rng: Random) -> MafiaState | 
     slots_char: list[tuple[int, int, int]] = []  # (seat, field, index) from the hand
     slots_money: list[tuple[int, int, int]] = []  # from the screen
     s.atk = [None] * n
-    for q, x in enumerate(view.atk):
+    for q, x in enumerate(mine.atk):
         if x is None:
             continue
-        if x[0] == "DISC":
-            s.atk[q] = ["DISC", x[1], True, "", "", 0b1111]
+        if x.card == DISC:
+            s.atk[q] = AttackSlot(DISC, x.attacker, True, "", "", SEEN_BY_ALL)
             continue
-        if x[4]:
-            _minus(pool_a, [x[4]])
-        mask = 0b1111 if x[5] else (1 << x[1]) | (bit_v if x[0] != "?" else 0)
-        s.atk[q] = [x[0], x[1], x[2], x[3], x[4], mask]
-        if x[0] == "?":
+        if x.defence:
+            _minus(pool_a, [x.defence])
+        mask = SEEN_BY_ALL if x.public else (1 << x.attacker) | (bit_v if x.card != HIDDEN else 0)
+        s.atk[q] = AttackSlot(x.card, x.attacker, x.face_up, x.timing, x.defence, mask)
+        if x.card == HIDDEN:
             slots_atk.append(q)
         else:
-            _minus(pool_a, [x[0]])
+            _minus(pool_a, [x.card])
     s.fields = [[[] for _ in range(5)] for _ in range(n)]
     for q in range(n):
         for f in range(5):
-            for i, (card, src, ign, public) in enumerate(view.grid[q][f]):
-                known = card != "?"
-                mask = 0b1111 if public else (1 << q) | (bit_v if known else 0)
-                s.fields[q][f].append([card, src, mask, ign])
+            for i, seen in enumerate(mine.grid[q][f]):
+                known = seen.card != HIDDEN
+                mask = SEEN_BY_ALL if seen.public else (1 << q) | (bit_v if known else 0)
+                s.fields[q][f].append(GridCard(seen.card, seen.source, mask, seen.ignored))
                 if known:
-                    (pool_m if card in MONEY else pool_a)[card] -= 1
-                elif src == "S":
+                    (pool_m if seen.card in MONEY else pool_a)[seen.card] -= 1
+                elif seen.source == "S":
                     slots_money.append((q, f, i))
                 elif f == 0:
                     slots_job.append((q, f, i))
                 else:
                     slots_char.append((q, f, i))
-    # fix masks of cards known to everyone (revealed) vs known to the viewer only: a revealed
-    # card is public; the view does not say which, so seen-by-all is kept where every seat saw it
-    # (at most the viewer's own bit matters for observe(., viewer))
     if any(k < 0 for k in pool_a.values()) or any(k < 0 for k in pool_m.values()):
         return None
-    # --- money-only slots: screens of others, backs from screens, the money deck, secret audits
+    # --- money-only slots: screens of others, backs from screens, the money deck
     money = _expand(pool_m)
     rng.shuffle(money)
     acts = _expand(pool_a)
     rng.shuffle(acts)
-    deck_sizes = dict(view.deck_sizes)
+    deck_sizes = dict(pub.deck_sizes)
 
     def take_money() -> str | None:
         return money.pop() if money else None
+
+    def put_card(q: int, f: int, i: int, card: str) -> None:
+        s.fields[q][f][i] = s.fields[q][f][i]._replace(card=card)
 
     for q in range(n):
         if q == v:
             continue
         s.screen[q] = {}
-        pm = view.public_money[q]
+        pm = pub.public_money[q]
         if pm is not None:
             s.screen[q] = dict(pm[1])
             continue
-        for _ in range(view.screen_sizes[q]):
+        for _ in range(pub.screen_sizes[q]):
             c = take_money()
             if c is None:
                 return None
@@ -325,19 +431,7 @@ def _attempt(game: Mafia, view: MafiaView, v: int, rng: Random) -> MafiaState | 
         c = take_money()
         if c is None:
             return None
-        s.fields[q][f][i][0] = c
-    audit = bool(view.pend) and view.pend[0] == "discards" and view.pend[2] == "audit"
-    s.pdisc = [{} for _ in range(n)]
-    for q in range(n):
-        k = view.secret_discards[q]
-        if q == v:
-            s.pdisc[q] = dict(view.my_discards or ())
-            continue
-        for _ in range(k):
-            c = take_money() if audit else (acts.pop() if acts else None)
-            if c is None:
-                return None
-            s.pdisc[q][c] = s.pdisc[q].get(c, 0) + 1
+        put_card(q, f, i, c)
     s.decks["M"] = {}
     for _ in range(deck_sizes.get("M", 0)):
         c = take_money()
@@ -353,14 +447,15 @@ def _attempt(game: Mafia, view: MafiaView, v: int, rng: Random) -> MafiaState | 
 
     for q in slots_atk:
         c = take_action(("attack",))
-        if c is None:
+        slot = s.atk[q]
+        if c is None or slot is None:
             return None
-        s.atk[q][0] = c  # type: ignore[index]
+        s.atk[q] = slot._replace(card=c)
     for q, f, i in slots_job:
         c = take_action(("attack", "tool"))
         if c is None:
             return None
-        s.fields[q][f][i][0] = c
+        put_card(q, f, i, c)
     # the action deck takes action cards (the largest constrained zone, so it goes first)
     s.decks["A"] = {}
     need = deck_sizes.get("A", 0)
@@ -376,22 +471,21 @@ def _attempt(game: Mafia, view: MafiaView, v: int, rng: Random) -> MafiaState | 
         for j in range(len(rest) - 1, -1, -1):
             c = rest[j]
             if c in MONEY or ACTIONS[c].kind != "defence":
-                s.fields[q][f][i][0] = rest.pop(j)
+                put_card(q, f, i, rest.pop(j))
                 break
         else:
             return None
     # hands take whatever is left
     for q in range(n):
         if q == v:
-            s.hand_a[q] = dict(view.hand_actions or ())
-            s.hand_m[q] = dict(view.hand_money or ())
-            s.screen[q] = dict(view.screen or ())
+            s.hand_a[q] = dict(mine.hand_actions)
+            s.hand_m[q] = dict(mine.hand_money)
+            s.screen[q] = dict(mine.screen)
             continue
         s.hand_a[q], s.hand_m[q] = {}, {}
-        size = view.hand_sizes[q]
-        if view.over and view.public_money is not None and view.public_money[q] is not None:
-            pm = view.public_money[q]
-            assert pm is not None
+        size = pub.hand_sizes[q]
+        pm = pub.public_money[q]
+        if pm is not None:
             s.hand_m[q] = dict(pm[0])
             s.screen[q] = dict(pm[1])
             size -= sum(s.hand_m[q].values())
@@ -410,92 +504,122 @@ def _attempt(game: Mafia, view: MafiaView, v: int, rng: Random) -> MafiaState | 
             zone[c] = zone.get(c, 0) + 1
     if rest:
         return None
+    # --- the open simultaneous discard: the others' commitments are cards of their own
+    s.set_aside = [[] for _ in range(n)]
+    for q in range(n):
+        if q == v:
+            s.set_aside[q] = list(mine.set_aside)
+            continue
+        if not _commit_at_random(s, q, pub.set_aside_counts[q], dec.reason, rng):
+            return None
     # --- characters, jobs: the decks follow from public information
     chars = {c.id for c in data.CHARACTERS if n == 4 or not c.four_only}
-    placed = set(view.row) | {c for cs in view.chars for c in cs} | {c for c, _ in view.disc_c}
+    placed = set(pub.row) | {c for cs in pub.chars for c in cs} | {c for c, _ in pub.disc_c}
     s.decks["C"] = {c: 1 for c in sorted(chars - placed)}
     jobs = {j.id for j in data.JOBS}
-    seen_jobs = {view.job} | {j for js in view.jobs_done for j in js} | set(view.job_bottom)
+    seen_jobs = {pub.job} | {j for js in pub.jobs_done for j in js} | set(pub.job_bottom)
     s.decks["J"] = {j: 1 for j in sorted(jobs - seen_jobs)}
     # --- events: public ones are placed; the viewer's known bottom cards too; the rest random
-    if view.variant == "advanced":
-        ev_pool = set(data.EVENTS) - set(view.this_events) - set(view.next_events) - set(view.events_out)
-        ev_pool -= {e for e in view.event_bottom if e != "?"}
-        own_choice = [e for e in view.event_choice if e != "?"]
-        ev_pool -= set(own_choice)
-        pool_e = sorted(ev_pool)
-        rng.shuffle(pool_e)
-        s.event_bottom = []
-        for e in view.event_bottom:
-            if e == "?":
-                if not pool_e:
-                    return None
-                s.event_bottom.append([pool_e.pop(), -2])
-            else:
-                s.event_bottom.append([e, v])
-        drawer = next((t[2] for t in view.tasks if t and t[0] == "draw" and t[1] == "E"), None)
-        if view.pend and view.pend[0] == "chance_draw" and view.pend[1] == "E":
-            drawer = view.pend[2]
-        if view.pend and view.pend[0] == "choose_event":
-            drawer = view.pend[1]
-        if drawer is None:
-            drawer = next((t[1] for t in view.tasks if t and t[0] == "choose_event"), v)
-        if own_choice:
-            s.event_choice = [[e, v] for e in own_choice]
-        else:
-            if len(pool_e) < len(view.event_choice):
-                return None
-            s.event_choice = [[pool_e.pop(), drawer] for _ in view.event_choice]
-        if len(pool_e) != deck_sizes.get("E", 0):
+    if pub.variant == "advanced":
+        if not _deal_events(s, view, v, deck_sizes, rng):
             return None
-        s.decks["E"] = {e: 1 for e in pool_e}
     else:
         s.decks["E"] = {}
-    if view.missions:
-        if view.public_missions is not None:
-            s.mission = list(view.public_missions)
-            pool_x = sorted(set(data.MISSIONS) - set(view.public_missions))
+    if pub.missions:
+        if pub.public_missions is not None:
+            s.mission = list(pub.public_missions)
+            pool_x = sorted(set(data.MISSIONS) - set(pub.public_missions))
         else:
-            pool_x = sorted(set(data.MISSIONS) - {view.mission or ""})
+            pool_x = sorted(set(data.MISSIONS) - {mine.mission})
             rng.shuffle(pool_x)
-            s.mission = [(view.mission or "") if q == v else (pool_x.pop() if view.mission_dealt[q] else "")
+            s.mission = [mine.mission if q == v else (pool_x.pop() if pub.mission_dealt[q] else "")
                          for q in range(n)]
         if len(pool_x) < deck_sizes.get("X", 0):
             return None
         s.decks["X"] = {m: 1 for m in pool_x[: deck_sizes.get("X", 0)]}
     # --- the open decision and its continuation
-    s.pend = view.pend
-    if view.pend and view.pend[0] in ("job_roll", "reroll"):
-        q = view.pend[1]
-        counted = tuple(sl[0] for sl in s.fields[q][0])
-        s.pend = (view.pend[0], q, game.job_dice(list(counted)), counted) if view.pend[0] == "job_roll" \
-            else (view.pend[0], q, counted)
-    s.tasks = [_restore_task(game, s, t) for t in view.tasks]
-    s.mm_hand = dict(view.my_money_moved[0]) if view.my_money_moved else _fake_moves(s, view.money_moved[0])
-    s.mm_screen = dict(view.my_money_moved[1]) if view.my_money_moved else _fake_moves(s, view.money_moved[1])
-    s.actors = view.to_act
-    s.reveals = list(view.reveals)
-    if view.last[0] == v and view.last[1]:
-        from tablero.games.mafia.actions import parse
-
-        s.last = (v, view.last[1], game._public_text(s, v, parse(view.last[1])))
+    s.decision = None if not dec.kind else Decision(
+        dec.kind, dec.seat, target=dec.target, receiver=dec.receiver, deck=dec.deck, dest=dec.dest,
+        reason=dec.reason, column=dec.column, taken=dec.taken, dice=dec.dice)
+    s.tasks = list(reversed(pub.schedule))
+    if mine.money_moved is not None:
+        s.moved_to_hand, s.moved_to_screen = dict(mine.money_moved[0]), dict(mine.money_moved[1])
     else:
-        s.last = (view.last[0], view.last[1], view.last[1])
-    s.version = 0
+        s.moved_to_hand, s.moved_to_screen = _fake_moves(pub.money_moved[0]), _fake_moves(pub.money_moved[1])
+    s.actors = dec.to_act
+    # the game goes on: nobody at the goal fulfils his mission (§15) — a public inference
+    if not pub.over and any(s.vp[q] >= s.goal and mission_ok(s, q) for q in range(n)):
+        return None
+    s.reveals = list(pub.reveals)
+    seat, public_text = pub.last
+    s.last = LastAction(seat, mine.last_move or public_text, public_text)
+    s.legal_cache = None
     return s
 
 
-def _fake_moves(s: MafiaState, k: int) -> dict[str, int]:
+def _commit_at_random(s: MafiaState, q: int, k: int, reason: str, rng: Random) -> bool:
+    """Seat ``q`` has committed ``k`` cards of its own (unseen): pick them at random."""
+    if not k:
+        return True
+    if reason == "magnifier":
+        cards = [SetAside(c, "hand") for c in _expand(s.hand_a[q])]
+    else:
+        cards = [SetAside(c, "hand") for c in _expand(s.hand_m[q])]
+        cards += [SetAside(c, "screen") for c in _expand(s.screen[q])]
+    if len(cards) < k:
+        return False
+    s.set_aside[q] = rng.sample(cards, k)
+    return True
+
+
+def _deal_events(s: MafiaState, view: MafiaView, v: int, deck_sizes: dict[str, int], rng: Random) -> bool:
+    pub, dec, mine = view.public, view.deciding, view.private
+    assert mine is not None
+    ev_pool = set(data.EVENTS) - set(pub.this_events) - set(pub.next_events) - set(pub.events_out)
+    ev_pool -= {e for e in mine.event_bottom if e != HIDDEN}
+    own_choice = [e for e in mine.event_choice if e != HIDDEN]
+    ev_pool -= set(own_choice)
+    pool_e = sorted(ev_pool)
+    rng.shuffle(pool_e)
+    s.event_bottom = []
+    for e in mine.event_bottom:
+        if e == HIDDEN:
+            if not pool_e:
+                return False
+            s.event_bottom.append(KnownCard(pool_e.pop(), SOMEONE_ELSE))
+        else:
+            s.event_bottom.append(KnownCard(e, v))
+    drawer = next((t.seat for t in pub.schedule if t.kind == "draw" and t.deck == "E"), None)
+    if dec.kind == "chance_draw" and dec.deck == "E":
+        drawer = dec.seat
+    if dec.kind == "choose_event":
+        drawer = dec.seat
+    if drawer is None:
+        drawer = next((t.seat for t in pub.schedule if t.kind == "choose_event"), v)
+    if own_choice:
+        s.event_choice = [KnownCard(e, v) for e in own_choice]
+    else:
+        if len(pool_e) < len(mine.event_choice):
+            return False
+        s.event_choice = [KnownCard(pool_e.pop(), drawer) for _ in mine.event_choice]
+    if len(pool_e) != deck_sizes.get("E", 0):
+        return False
+    s.decks["E"] = {e: 1 for e in pool_e}
+    return True
+
+
+def _fake_moves(k: int) -> dict[str, int]:
     return {"G1": k} if k else {}
 
 
-def _restore_task(game: Mafia, s: MafiaState, t: tuple[Any, ...]) -> tuple[Any, ...]:
-    if t and t[0] in ("job_success", "job_result", "roll"):
-        q = t[1]
-        counted = tuple(sl[0] for sl in s.fields[q][0])
-        if t[0] == "job_success":
-            return (t[0], q, counted)
-        if t[0] == "job_result":
-            return (t[0], q, counted, t[2])
-        return (t[0], q, t[2], counted)
-    return t
+__all__ = [
+    "HIDDEN",
+    "Deciding",
+    "MafiaView",
+    "PrivateView",
+    "PublicView",
+    "SeenAttack",
+    "SeenCard",
+    "determinize",
+    "observe",
+]

@@ -1,9 +1,10 @@
 /* tablero web client: lobby, join page and table. Plain JavaScript, no build step.
  *
  * The table speaks to the server over one WebSocket. Every update it receives is one
- * viewer's payload (built by the server from that seat's observation). A device may hold
- * several seats (hot-seat): it then shows one seat at a time, with a hand-over screen that
- * hides the previous player's table before the next player looks.
+ * viewer's payload (built by the server from that seat's observation; the wire shape is in
+ * tablero/server/payload.py). A device may hold several seats (hot-seat): it then shows one
+ * seat at a time, with a hand-over screen that hides the previous player's table before the
+ * next player looks. The game's board.js draws the board with a kit from boardkit.js.
  */
 "use strict";
 (function () {
@@ -226,22 +227,6 @@
   }
 
   // ---------------------------------------------------------------- table
-  function renderMessage(cat, seats, id, params) {
-    const tpl = cat[id];
-    const val = (k, v) => {
-      if (v && typeof v === "object" && v.message) return renderMessage(cat, seats, v.message.id, v.message.params);
-      if (Array.isArray(v)) {
-        if (k === "seats" || k.endsWith("_seats")) return v.map(x => seatName(seats, x)).join(", ");
-        return v.map(x => val("", x)).join(", ");
-      }
-      if (typeof v === "number" && (k === "seat" || k.endsWith("_seat"))) return seatName(seats, v);
-      return v === null || v === undefined ? "" : String(v);
-    };
-    if (tpl === undefined) return id;
-    return tpl.replace(/\{(\w+)(?:[^}]*)\}/g, (_, k) => val(k, (params || {})[k]));
-  }
-  function seatName(seats, i) { return seats[i] ? seats[i].name : "#" + (i + 1); }
-
   async function table() {
     await loadUI();
     const id = document.body.dataset.id;
@@ -252,12 +237,12 @@
     if (h.get("a")) data.admin = h.get("a");
     save(id, data);
     const S = {
-      id, gameId, data, payloads: {}, logs: {}, active: null, shown: null, filter: null, ws: null,
-      cat: {}, data: {}, error: "", status: "connecting", retry: 0, handover: false,
+      id, gameId, payloads: {}, logs: {}, active: null, shown: null, filter: null, picked: null, ws: null,
+      cat: {}, tableData: {}, error: "", status: "connecting", retry: 0, handover: false,
     };
     const app = document.getElementById("app");
     S.cat = await api("GET", "/api/catalogue/" + gameId + "/" + lang);
-    S.data = await api("GET", "/api/table-data/" + gameId);
+    S.tableData = await api("GET", "/api/table-data/" + gameId);
 
     function send(msg) {
       if (S.ws && S.ws.readyState === 1) S.ws.send(JSON.stringify(msg));
@@ -280,7 +265,7 @@
         for (const line of msg.log) { line.fresh = msg.log_since > 0; log.push(line); }
         S.logs[key] = log.slice(-400);
         S.payloads[key] = msg;
-        if (prev && prev.version !== msg.version) { S.filter = null; S.error = ""; }
+        if (prev && prev.version !== msg.version) { S.filter = null; S.picked = null; S.error = ""; }
         pickActive();
         draw();
       };
@@ -304,30 +289,36 @@
       S.active = next;
     }
 
-    function boardApi(p) {
-      return {
-        lang,
-        data: S.data,
-        legal: p.legal,
-        msg: (mid, params) => renderMessage(S.cat, p.seats, mid, params || {}),
-        seat: (i) => p.seats[i],
-        choose: (texts) => {
+    function logKey(p) { return p.viewer === null ? "spectator" : String(p.viewer); }
+
+    /* The kit a board draws with (boardkit.js): this viewer's payload, words and log. */
+    function boardKit(root, p) {
+      return BoardKit.create(root, p, {
+        lang, cat: S.cat, data: S.tableData, log: S.logs[logKey(p)] || [], ui: t,
+        filter: S.filter, picked: S.picked,
+        choose: (texts, pick) => {
           const legal = new Set(p.legal.map(l => l.text));
           const ok = (texts || []).filter(x => legal.has(x));
           if (ok.length === 1) act(ok[0]);
-          else if (ok.length > 1) { S.filter = ok; draw(); const f = document.querySelector(".moves button"); if (f) f.focus(); }
+          else if (ok.length > 1) {
+            S.filter = ok; S.picked = pick === undefined ? null : pick; draw();
+            const f = document.querySelector(".moves button"); if (f) f.focus();
+          }
         },
-      };
+        unpick: () => { S.filter = null; S.picked = null; draw(); },
+      });
     }
 
     function act(text) {
       const p = S.payloads[S.active];
       S.filter = null;
+      S.picked = null;
       send({ type: "act", seat: p.viewer, version: p.version, action: text });
     }
 
     function draw() {
       const p = S.payloads[S.active];
+      const focused = BoardKit.focusKey(app.querySelector(".board"));
       app.replaceChildren();
       const header = el("header", { class: "top" },
         el("h1", {}, el("a", { href: "/", class: "home" }, "tablero"), " · ", document.title.split(" — ")[0]),
@@ -358,8 +349,9 @@
       app.append(main);
       const presenter = (window.TableroBoards || {})[gameId];
       try {
-        if (presenter) presenter.render(boardBox, p, boardApi(p));
+        if (presenter) presenter.render(boardBox, p, boardKit(boardBox, p));
         else boardBox.append(el("pre", {}, JSON.stringify(p.view, null, 1)));
+        BoardKit.refocus(boardBox, focused);
       } catch (e) {
         boardBox.append(el("p", { class: "error" }, "board: " + e.message));
         console.error(e);
@@ -376,13 +368,16 @@
         for (const k of ["scores", "vp", "score"]) if (Array.isArray(v[k])) return v[k][i];
         return null;
       };
+      const thinking = (i) => !p.result && p.pending.includes(i) && p.seats[i].bot;
       return el("ol", { class: "seatbar", "aria-label": t("table.seats") }, p.seats.map((s, i) => el("li", {
-        class: "seat seat-" + i + (p.pending.includes(i) ? " to-act" : "") + (i === p.viewer ? " me" : ""),
+        class: "seat seat-" + i + (p.pending.includes(i) ? " to-act" : "") + (i === p.viewer ? " me" : "") +
+          (thinking(i) ? " thinking" : ""),
         style: "--seat:" + s.colour,
       },
         el("span", { class: "letter", "aria-hidden": "true" }, s.letter),
         el("span", { class: "name" }, s.name),
         s.bot ? el("span", { class: "tag" }, t("seat.botname", { bot: s.bot })) : null,
+        thinking(i) ? el("span", { class: "bk-dots", title: t("seat.thinking") }, el("i"), el("i"), el("i")) : null,
         !s.connected && !s.bot ? el("span", { class: "tag away" }, s.claimed ? t("seat.away") : t("seat.invited")) : null,
         score(i) !== null ? el("span", { class: "score", title: t("table.score") }, String(score(i))) : null,
         p.clocks[String(i)] !== undefined ? el("span", { class: "clock" }, Math.ceil(p.clocks[String(i)]) + " s") : null,
@@ -412,7 +407,7 @@
       const list = S.filter ? p.legal.filter(l => S.filter.includes(l.text)) : p.legal;
       if (list.length) {
         box.append(el("h2", {}, t("table.moves")));
-        if (S.filter) box.append(el("button", { class: "link", id: "all-moves", onclick: () => { S.filter = null; draw(); } }, t("table.all_moves")));
+        if (S.filter) box.append(el("button", { class: "link", id: "all-moves", onclick: () => { S.filter = null; S.picked = null; draw(); } }, t("table.all_moves")));
         box.append(el("ul", { class: "moves" }, list.map((l, i) => el("li", {},
           el("button", { type: "button", class: "move", "data-action": l.text, onclick: () => act(l.text) },
             i < 9 ? el("kbd", {}, String(i + 1)) : null, " ", l.label)))));
@@ -438,8 +433,7 @@
     }
 
     function logBox(p) {
-      const key = p.viewer === null ? "spectator" : String(p.viewer);
-      const lines = S.logs[key] || [];
+      const lines = S.logs[logKey(p)] || [];
       const ol = el("ol", { class: "log", "aria-label": t("table.log") });
       let fresh = 0;
       for (const l of lines.slice(-150)) {
@@ -489,5 +483,5 @@
     draw();
   }
 
-  window.Tablero = { lobby, table, join, renderMessage };
+  window.Tablero = { lobby, table, join };
 })();

@@ -9,7 +9,8 @@ from tablero.core.events import Event
 from tablero.core.match import Match
 from tablero.core.protocol import CHANCE
 from tablero.games.doncarlo import data
-from tablero.games.doncarlo.actions import Play
+from tablero.games.doncarlo.actions import DRAWS, Play
+from tablero.games.doncarlo.data import COUNTRIES
 from tablero.games.doncarlo.rules import GAME
 from tablero.games.doncarlo.state import DonCarloState
 
@@ -43,8 +44,6 @@ def legal_texts(s: DonCarloState, seat: int | None = None) -> set[str]:
 
 def draw(s: DonCarloState, *values: int, events: list[Event] | None = None) -> None:
     """Force the next draws (chance outcomes) to be ``values``."""
-    from tablero.games.doncarlo.actions import DRAWS
-
     for v in values:
         assert GAME.to_act(s) == (CHANCE,)
         GAME.apply(s, CHANCE, DRAWS[v], events)
@@ -71,16 +70,19 @@ def run_until_turn(s: DonCarloState, seat: int, rng: Random, avoid: Collection[s
     raise AssertionError("seat's turn never came")
 
 
+def options_of(state: DonCarloState) -> dict[str, object]:
+    """The options a state was made with (they are all kept in the state)."""
+    return {
+        "start_seat": "random" if state.start_option is None else state.start_option,
+        "country_points": {c.id: state.points[i] for i, c in enumerate(COUNTRIES)},
+        "majority_tie": state.tie_rule,
+    }
+
+
 def match_at(state: DonCarloState, seed: int = 0) -> Match:  # type: ignore[type-arg]
-    """A match driver holding ``state`` (a scenario) with an empty record, advanced as the
-    driver does: chance sampled, forced steps applied."""
-    m = Match(GAME, [f"P{i}" for i in range(state.n)], options={"start_seat": 0}, seed=seed)
-    m.state = state
-    m.record.entries.clear()
-    m.record.result = None
-    m.events.clear()
-    m.advance()
-    return m
+    """A match driver starting from ``state`` (a scenario), advanced as the driver does:
+    chance sampled, forced steps applied."""
+    return Match.from_state(GAME, state, [f"P{i}" for i in range(state.n)], options=options_of(state), seed=seed)
 
 
 def uniform_choice(view: object, legal: Sequence[Play], rng: Random) -> Play:

@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 
 from tablero.core.errors import ActionParseError, ErrorCode, IllegalActionError, OptionError, RecordError
 from tablero.core.events import Event, visible_log
-from tablero.core.match import Match, bot_rng
+from tablero.core.match import Match, bot_rng, replay
 from tablero.core.messages import Message
 from tablero.core.protocol import CHANCE
-from tablero.core.record import GameRecord, replay
+from tablero.core.record import GameRecord
 from tablero.games.doncarlo import data
 from tablero.games.doncarlo.actions import DRAWS, PLAYS, STARTS, Draw, Play
 from tablero.games.doncarlo.rules import GAME
@@ -160,6 +160,40 @@ def check_determinize(s: DonCarloState, rng: Random) -> None:
             check_step(sample)
 
 
+def check_forced_step(s: DonCarloState, rng: Random) -> None:
+    """Issue 9, forced-step timing: a play the driver applies at once (one legal code, not
+    ``always_asked``) is one in every state another seat cannot tell from this one; and a seat
+    is asked with one code only where its hand is not known to everyone."""
+    if s.phase != PLAY:
+        return
+    p = s.turn
+    legal = GAME.legal_actions(s, p)
+    if GAME.always_asked(s, p):
+        assert s.known[p] != s.hand[p] and s.deck_size[p] > 0
+        return
+    if len(legal) != 1:
+        return
+    for v in [q for q in range(s.n) if q != p]:
+        for _ in range(2):
+            sample = GAME.determinize(GAME.observe(s, v), v, rng)
+            assert GAME.legal_actions(sample, p) == legal
+            assert not GAME.always_asked(sample, p)
+
+
+def check_state_json(s: DonCarloState, action: object, actor: int) -> None:
+    """The state goes through JSON text and back equal, and play goes on from the copy exactly
+    as from the original (same state, same events)."""
+    back = GAME.state_from_json(json.loads(json.dumps(GAME.state_to_json(s))))
+    assert back == s and type(back.used) is bytearray
+    assert GAME.state_hash(back) == GAME.state_hash(s)
+    one, two = s.clone(), back
+    events_one: list[Event] = []
+    events_two: list[Event] = []
+    GAME.apply(one, actor, action, events_one)  # type: ignore[arg-type]
+    GAME.apply(two, actor, action, events_two)  # type: ignore[arg-type]
+    assert one == two and events_one == events_two
+
+
 def check_redeal(s: DonCarloState, rng: Random) -> None:
     """A re-deal of what p cannot see (q's unknown hand cards vs q's deck) keeps p's view."""
     if s.phase == OVER:
@@ -179,6 +213,7 @@ def check_redeal(s: DonCarloState, rng: Random) -> None:
         t.deck[q][w] -= 1
         t.deck[q][v] += 1
         t.hand_key[q] += POW5[w] - POW5[v]
+        t.touch()
         for p in (*range(s.n), None):
             if p != q:
                 assert GAME.observe(t, p) == GAME.observe(s, p)
@@ -304,6 +339,7 @@ def playout(players: int, seed: int, options: dict[str, object]) -> int:
             check_refusals(s, check_rng)
         if steps % 5 == 0:
             check_private_draw(s)
+        check_forced_step(s, check_rng)
         actors = GAME.to_act(s)
         before = s.clone()
         events: list[Event] = []
@@ -315,6 +351,8 @@ def playout(players: int, seed: int, options: dict[str, object]) -> int:
         else:
             legal = GAME.legal_actions(s, actors[0])
             action = legal[rng.randrange(len(legal))]
+        if steps % 11 == 3:
+            check_state_json(s, action, actors[0])
         GAME.apply(s, actors[0], action, events)
         steps += 1
         check_step(s)

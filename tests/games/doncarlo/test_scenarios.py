@@ -17,13 +17,13 @@ import pytest
 
 from tablero.core.errors import IllegalActionError
 from tablero.core.events import Event, visible_log
-from tablero.core.match import Match, bot_rng
+from tablero.core.match import Match, bot_rng, replay
 from tablero.core.messages import Message
 from tablero.core.protocol import CHANCE
-from tablero.core.record import replay
 from tablero.games.doncarlo import data
 from tablero.games.doncarlo.actions import DRAWS, Play
-from tablero.games.doncarlo.rules import CODE_COUNTRY, GAME
+from tablero.games.doncarlo.engine import CODE_COUNTRY
+from tablero.games.doncarlo.rules import GAME
 from tablero.games.doncarlo.setup import play, scenario
 from tablero.games.doncarlo.state import BLOCKED_DRAW, DEAL, OVER, PLAY, REFILL
 
@@ -749,16 +749,21 @@ def test_dc29_all_remaining_players_blocked_with_empty_decks():
     assert match_at(s).record.entries == []
 
 
-def test_dc30_single_legal_code_is_a_forced_step():
-    """DC-30 Exactly one legal code: A's hand {0, 0, 0, 4} with 4, 0/4, 0/0/4 used: the driver plays
-    0/0/0/4 (Abstrusien) without asking. The record entry is an ordinary [0, "0/0/0/4"] and the
-    other seats' log is the same as when A chose 0/0/0/4 among several codes."""
+def test_dc30_single_legal_code_of_a_hidden_hand_is_asked():
+    """DC-30 Exactly one legal code: A's hand {0, 0, 0, 4} with 4, 0/4, 0/0/4 used. Only A knows
+    that his hand forms exactly one code, so the driver asks him anyway (``always_asked``; a play
+    at once would tell the others, issue 9). The record entry is an ordinary [0, "0/0/0/4"] and
+    the other seats' log is the same as when A chose 0/0/0/4 among several codes."""
     forced = scenario(hands={0: [0, 0, 0, 4]}, used=["4", "0/4", "0/0/4"])
     assert legal_texts(forced) == {"0/0/0/4"}
+    assert GAME.always_asked(forced, 0)
     direct = forced.clone()
     direct_events: list[Event] = []
     GAME.apply(direct, 0, play("0/0/0/4"), direct_events)
     m = match_at(forced)
+    assert m.record.entries == [] and m.pending() == (0,)  # asked, with one option
+    assert [a.to_text() for a in m.legal(0)] == ["0/0/0/4"]
+    m.act(0, "0/0/0/4")
     assert m.record.entries[0] == (0, "0/0/0/4")
     assert [a for a, _ in m.record.entries[1:5]] == [CHANCE] * 4
     assert m.pending() == (1,)  # B has several codes: he is asked
@@ -774,6 +779,21 @@ def test_dc30_single_legal_code_is_a_forced_step():
         assert m.log(p) == chosen.log(p)
     assert m.log(1)[0] == Message("dc.play", seat=0, code="0/0/0/4",
                                   country=Message("dc.country.abstrusien"), influence=4, bonus=0)
+
+
+def test_dc30_single_legal_code_of_a_known_hand_is_a_forced_step():
+    """DC-30 Exactly one legal code, with a hand every seat knows: A is blocked with {0, 0, 0, 0}
+    (4, 0/4, 0/0/4 used) and draws the 4 in the open; his only legal code 0/0/0/4 is public
+    knowledge, so the driver plays it without asking (spec §0 forced step)."""
+    s = scenario(hands={0: [0, 0, 0, 0]}, used=["4", "0/4", "0/0/4"])
+    assert s.phase == BLOCKED_DRAW
+    draw(s, 4)
+    assert s.phase == PLAY and legal_texts(s) == {"0/0/0/4"}
+    assert all(known(s, 0, p) == (0, 0, 0, 0, 4) for p in (1, 2, 3, None))
+    assert not GAME.always_asked(s, 0)
+    m = match_at(s)
+    assert m.record.entries[0] == (0, "0/0/0/4")
+    assert m.pending() != (0,)
 
 
 def test_dc31_empty_deck_still_playing_then_out_at_once():
@@ -817,6 +837,7 @@ def test_dc32_what_the_others_see_of_a_deck():
     other.deck[0][w] -= 1
     other.deck[0][v] += 1
     other.hand_key[0] += 5 ** w - 5 ** v
+    other.touch()
     assert other != s
     assert GAME.observe(other, 1) == b
     assert GAME.observe(other, None) == GAME.observe(s, None)

@@ -12,11 +12,12 @@ from tablero.core.events import Event, visible_log
 from tablero.core.match import Match
 from tablero.core.messages import Message
 from tablero.core.protocol import CHANCE
-from tablero.games.elgrande.actions import parse
+from tablero.games.elgrande.actions import EGAction, parse
 from tablero.games.elgrande.data import AREA_IDS, CARD_TYPES, NUM_REGIONS
 from tablero.games.elgrande.rules import GAME
 from tablero.games.elgrande.setup import take
 from tablero.games.elgrande.state import PHASE_NAMES, ElGrandeState
+from tablero.games.elgrande.view import ElGrandeView
 
 A, B, C, D, E = range(5)
 REGION_IDS = AREA_IDS[:NUM_REGIONS]
@@ -136,13 +137,9 @@ def total(s: ElGrandeState, seat: int) -> int:
     return s.court[seat] + s.province[seat] + sum(s.cab[seat])
 
 
-def match_at(state: ElGrandeState, seed: int = 0) -> Match:  # type: ignore[type-arg]
-    """A match driver holding ``state`` (a scenario) with an empty record, advanced as the driver
-    does: chance sampled, forced steps applied (and recorded as ordinary entries)."""
-    m = Match(GAME, [f"P{i}" for i in range(state.n)], options={"start_seat": 0}, seed=seed)
-    m.state = state
-    m.record.entries.clear()
-    m.record.result = None
-    m.events.clear()
-    m.advance()
-    return m
+def match_at(state: ElGrandeState, seed: int = 0) -> Match[ElGrandeState, EGAction, ElGrandeView]:
+    """A match driver starting from a copy of ``state`` (a scenario; its record has the position
+    as ``setup`` and no entries yet), advanced as the driver does: chance sampled, forced steps
+    applied (and recorded as ordinary entries)."""
+    options = {"start_seat": 0, "short_game": state.short_game, "castillo_open": state.castillo_open}
+    return Match.from_state(GAME, state, [f"P{i}" for i in range(state.n)], options=options, seed=seed)

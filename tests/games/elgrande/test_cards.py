@@ -20,7 +20,8 @@ from tablero.core.events import Event, visible_log
 from tablero.core.protocol import CHANCE
 from tablero.games.elgrande.actions import parse
 from tablero.games.elgrande.data import AREA_IDS, AREA_INDEX, CARD_TYPES, REGIONS
-from tablero.games.elgrande.rules import FULL_HAND, GAME
+from tablero.games.elgrande.engine import FULL_HAND
+from tablero.games.elgrande.rules import GAME
 from tablero.games.elgrande.setup import scenario, take
 from tablero.games.elgrande.state import PHASE_NAMES, ElGrandeState
 

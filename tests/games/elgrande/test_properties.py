@@ -28,14 +28,15 @@ from tablero.core.errors import (
     TableroError,
 )
 from tablero.core.events import Event, visible_log
-from tablero.core.match import Match, bot_rng
+from tablero.core.match import Match, bot_rng, replay
 from tablero.core.messages import Message
 from tablero.core.protocol import CHANCE
-from tablero.core.record import GameRecord, replay
+from tablero.core.record import GameRecord
 from tablero.games.elgrande import data
 from tablero.games.elgrande.actions import EGAction, Kind, act
 from tablero.games.elgrande.data import CARD_TYPES, CASTILLO, KING_CARD, NUM_REGIONS, VETO_CARD
-from tablero.games.elgrande.rules import FULL_HAND, GAME
+from tablero.games.elgrande.engine import FULL_HAND
+from tablero.games.elgrande.rules import GAME
 from tablero.games.elgrande.setup import scenario, take
 from tablero.games.elgrande.state import OVER, PICK, POWER, REVEAL, TAKE_BACK, ElGrandeState
 

@@ -16,8 +16,8 @@ from tablero.core.match import Match
 from tablero.core.messages import Message
 from tablero.games.elgrande import data
 from tablero.games.elgrande.data import AREA_INDEX, CARD_TYPES, CASTILLO, VETO_CARD
+from tablero.games.elgrande.engine import ranks, score_area
 from tablero.games.elgrande.rules import GAME
-from tablero.games.elgrande.scoring import ranks, score_area
 from tablero.games.elgrande.setup import area, scenario, take
 from tablero.games.elgrande.view import observe
 

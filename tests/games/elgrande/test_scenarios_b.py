@@ -21,10 +21,9 @@ import pytest
 
 from tablero.core.errors import IllegalActionError
 from tablero.core.events import Event, visible_log
-from tablero.core.match import Match
+from tablero.core.match import Match, replay
 from tablero.core.messages import Message
 from tablero.core.protocol import CHANCE
-from tablero.core.record import replay
 from tablero.games.elgrande.actions import parse
 from tablero.games.elgrande.data import AREA_IDS, AREA_INDEX, CARD_INDEX, CARD_TYPES, CASTILLO, REGIONS
 from tablero.games.elgrande.rules import GAME

@@ -8,14 +8,13 @@ turn order is A, B, C, D and the families are Moretti, Rinaldi, Orsini, Lombardo
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from tablero.core.events import Event
 from tablero.core.protocol import CHANCE
 from tablero.games.mafia import data
 from tablero.games.mafia.actions import parse
 from tablero.games.mafia.rules import GAME
-from tablero.games.mafia.state import MafiaState
+from tablero.games.mafia.state import Decision, MafiaState
 
 A, B, C, D = range(4)
 
@@ -46,7 +45,7 @@ def do(s: MafiaState, *wire: str, seat: int | None = None, events: list[Event] |
 def chance(s: MafiaState, *wire: str, events: list[Event] | None = None) -> None:
     """Force chance outcomes (``draw G2``, ``roll 4``, ``start 0``)."""
     for w in wire:
-        assert GAME.to_act(s) == (CHANCE,), f"no chance node now (pending {s.pend})"
+        assert GAME.to_act(s) == (CHANCE,), f"no chance node now (pending {s.decision})"
         GAME.apply(s, CHANCE, parse(w), events)
 
 
@@ -54,7 +53,7 @@ def draw_any(s: MafiaState, k: int = 1) -> list[str]:
     """Apply ``k`` chance nodes with their first outcome; returns the outcomes' texts."""
     out = []
     for _ in range(k):
-        assert GAME.to_act(s) == (CHANCE,), f"no chance node now (pending {s.pend})"
+        assert GAME.to_act(s) == (CHANCE,), f"no chance node now (pending {s.decision})"
         a = GAME.chance_outcomes(s)[0][0]
         GAME.apply(s, CHANCE, a)
         out.append(a.to_text())
@@ -95,7 +94,7 @@ def quiet(s: MafiaState, until: Callable[[MafiaState], bool], limit: int = 2000)
         p = s.actors[0]
         legal = texts(s, p)
         pick = next((q for q in QUIET if q in legal), None)
-        if pick is None and s.pend[0] == "discard":  # the hand limit: the first card in id order
+        if pick is None and kind_of(s) == "discard":  # the hand limit: the first card in id order
             pick = min(legal)
         if pick is None:
             assert len(legal) == 1, f"seat {p} has a real choice: {sorted(legal)}"
@@ -108,13 +107,18 @@ def quiet(s: MafiaState, until: Callable[[MafiaState], bool], limit: int = 2000)
 def turn_of(seat: int, month: int | None = None) -> Callable[[MafiaState], bool]:
     """A condition for :func:`quiet`: ``seat``'s step-1 decision is open (in ``month`` if given)."""
     def at(s: MafiaState) -> bool:
-        return (s.pend == ("turn", seat) and s.step == 1 and (month is None or s.month == month))
+        return (s.decision == Decision("turn", seat) and s.step == 1 and (month is None or s.month == month))
     return at
 
 
-def pending(s: MafiaState) -> tuple[Any, ...]:
+def pending(s: MafiaState) -> Decision | None:
     """The open decision (a call, so that type checkers do not narrow the attribute)."""
-    return s.pend
+    return s.decision
+
+
+def kind_of(s: MafiaState) -> str:
+    """The kind of the open decision or chance node, ``""`` if none."""
+    return s.decision.kind if s.decision is not None else ""
 
 
 def n_cards(d: dict[str, int]) -> int:
@@ -131,18 +135,18 @@ def card_totals(s: MafiaState) -> dict[str, int]:
     for deck in ("A", "M", "C"):
         for c, k in s.decks[deck].items():
             add(c, k)
-    for pile in (s.disc_a, s.disc_m, s.disc_c, *s.hand_a, *s.hand_m, *s.screen, *s.pdisc):
+    for pile in (s.disc_a, s.disc_m, s.disc_c, *s.hand_a, *s.hand_m, *s.screen):
         for c, k in pile.items():
             add(c, k)
     for q in range(s.n):
         for f in s.fields[q]:
             for slot in f:
-                add(slot[0])
+                add(slot.card)
         x = s.atk[q]
-        if x is not None and x[0] != "DISC":
-            add(x[0])
-            if x[4]:
-                add(x[4])
+        if x is not None and not x.is_disc:
+            add(x.card)
+            if x.defence:
+                add(x.defence)
         for c in s.chars[q]:
             add(c)
     for c in s.row:

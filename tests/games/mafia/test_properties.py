@@ -11,6 +11,7 @@ equality of views (§17, MA-24), never by searching strings.
 
 from __future__ import annotations
 
+import json
 import os
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -25,14 +26,17 @@ from tablero.bots import make_bot
 from tablero.bots.heuristics.mafia import GreedyMafia
 from tablero.core.errors import ActionParseError, ErrorCode, IllegalActionError, OptionError, TableroError
 from tablero.core.events import Event
-from tablero.core.match import Match, bot_rng
+from tablero.core.match import Match, bot_rng, replay
 from tablero.core.protocol import CHANCE
-from tablero.core.record import replay
 from tablero.games.mafia import data
 from tablero.games.mafia.actions import act, parse
 from tablero.games.mafia.data import ACTIONS, MONEY
+from tablero.games.mafia.engine import mission_ok
 from tablero.games.mafia.rules import GAME
-from tablero.games.mafia.state import MafiaState
+from tablero.games.mafia.setup import DEFAULT_FAMILIES, scenario
+from tablero.games.mafia.state import SEEN_BY_ALL, MafiaState
+
+A, B, C, D = range(4)
 
 DEEP = os.environ.get("TABLERO_DEEP") == "1"
 EXAMPLES = 150 if DEEP else 15
@@ -70,12 +74,11 @@ def action_cards(s: MafiaState) -> Counter[str]:
     _add(out, s.decks["A"])
     for q in range(s.n):
         _add(out, s.hand_a[q])
-        _add(out, {c: k for c, k in s.pdisc[q].items() if c in ACTIONS})
         for f in s.fields[q]:
-            _add(out, [sl[0] for sl in f if sl[0] in ACTIONS])
+            _add(out, [sl.card for sl in f if sl.card in ACTIONS])
         x = s.atk[q]
-        if x is not None and x[0] != "DISC":
-            _add(out, [x[0]] + ([x[4]] if x[4] else []))
+        if x is not None and not x.is_disc:
+            _add(out, [x.card] + ([x.defence] if x.defence else []))
     _add(out, s.disc_a)
     return out
 
@@ -86,9 +89,8 @@ def money_cards(s: MafiaState) -> Counter[str]:
     for q in range(s.n):
         _add(out, s.hand_m[q])
         _add(out, s.screen[q])
-        _add(out, {c: k for c, k in s.pdisc[q].items() if c in MONEY})
         for f in s.fields[q]:
-            _add(out, [sl[0] for sl in f if sl[0] in MONEY])
+            _add(out, [sl.card for sl in f if sl.card in MONEY])
     _add(out, s.disc_m)
     return out
 
@@ -124,11 +126,11 @@ def check_board(s: MafiaState, before: MafiaState) -> None:
         assert len(s.fields[q][0]) <= data.JOB_CAP
         assert all(len(f) <= data.CHAR_CAP for f in s.fields[q][1:])
         x = s.atk[q]
-        if x is not None and x[0] != "DISC":
-            card = ACTIONS[x[0]]
-            assert card.kind == "attack" and x[1] != q  # one attack card, by an opponent
-            if x[4]:
-                assert ACTIONS[x[4]].kind == "defence" and card.symbol in ACTIONS[x[4]].covers
+        if x is not None and not x.is_disc:
+            card = ACTIONS[x.card]
+            assert card.kind == "attack" and x.attacker != q  # one attack card, by an opponent
+            if x.defence:
+                assert ACTIONS[x.defence].kind == "defence" and card.symbol in ACTIONS[x.defence].covers
     assert 1 <= s.month <= data.MONTHS
 
 
@@ -147,7 +149,7 @@ def logged_vp(events: list[Event], n: int) -> list[int]:
 
 
 def check_end(s: MafiaState) -> None:
-    qualified = [q for q in range(s.n) if s.vp[q] >= s.goal and GAME.mission_ok(s, q)]
+    qualified = [q for q in range(s.n) if s.vp[q] >= s.goal and mission_ok(s, q)]
     if not s.over:
         assert not qualified
         assert s.actors
@@ -157,7 +159,7 @@ def check_end(s: MafiaState) -> None:
         assert set(s.winners) <= set(qualified) and s.winners
     else:
         assert s.month == data.MONTHS  # only December can end without the goal
-        assert set(s.winners) <= {q for q in range(s.n) if GAME.mission_ok(s, q)}
+        assert set(s.winners) <= {q for q in range(s.n) if mission_ok(s, q)}
         if not s.missions:
             assert s.winners
 
@@ -372,9 +374,9 @@ def _swap_grid_back(s: MafiaState, rng: Random) -> tuple[MafiaState, int] | None
     for q in range(s.n):
         for f in range(1, 5):
             for i, sl in enumerate(s.fields[q][f]):
-                if sl[1] != "H" or sl[2] == 0b1111:
+                if sl.source != "H" or sl.seen_by == SEEN_BY_ALL:
                     continue
-                if sl[0] in MONEY:
+                if sl.card in MONEY:
                     other = [c for c in sorted(s.hand_a[q]) if ACTIONS[c].kind != "defence"]
                 else:
                     other = sorted(s.hand_m[q])
@@ -385,14 +387,14 @@ def _swap_grid_back(s: MafiaState, rng: Random) -> tuple[MafiaState, int] | None
     q, f, i, other = spots[rng.randrange(len(spots))]
     t = s.clone()
     slot = t.fields[q][f][i]
-    old, new = slot[0], other[rng.randrange(len(other))]
+    old, new = slot.card, other[rng.randrange(len(other))]
     src, dst = (t.hand_a[q], t.hand_m[q]) if old in MONEY else (t.hand_m[q], t.hand_a[q])
     src[new] -= 1
     if not src[new]:
         del src[new]
     dst[old] = dst.get(old, 0) + 1
-    slot[0] = new
-    return t, slot[2]
+    t.fields[q][f][i] = slot._replace(card=new)
+    return t, slot.seen_by
 
 
 @pytest.mark.parametrize(("players", "options"), SETTINGS, ids=SETTING_IDS)
@@ -444,3 +446,103 @@ def test_ma24_money_or_action_back_looks_the_same() -> None:
             if found > 50:
                 return
     assert found > 0
+
+
+# ----------------------------------------------------------------------------- positions, spaces, views
+@pytest.mark.parametrize(("players", "options"), SETTINGS, ids=SETTING_IDS)
+@settings(max_examples=max(2, EXAMPLES // 5))
+@given(seed=SEEDS)
+def test_state_json_round_trip_and_replay_goes_on_the_same(players: int, options: dict[str, object],
+                                                             seed: int) -> None:
+    """A state through JSON text comes back equal, and play from the copy goes on exactly as from
+    the original (the same chance outcomes and choices give the same states)."""
+    checked = 0
+
+    def hook(s: MafiaState, rng: Random) -> None:
+        nonlocal checked
+        if s.over or rng.random() > 0.03:
+            return
+        back = GAME.state_from_json(json.loads(json.dumps(GAME.state_to_json(s))))
+        assert back == s and GAME.state_hash(back) == GAME.state_hash(s)
+        a, b = s.clone(), back
+        ra, rb = Random(checked), Random(checked)
+        for _ in range(60):
+            if a.over:
+                break
+            p = GAME.to_act(a)[0]
+            assert GAME.to_act(b)[0] == p and GAME.legal_actions(a, p) == GAME.legal_actions(b, p)
+            x = GAME.sample_chance(a, ra) if p == CHANCE else GAME.legal_actions(a, p)[ra.randrange(
+                len(GAME.legal_actions(a, p)))]
+            y = GAME.sample_chance(b, rb) if p == CHANCE else GAME.legal_actions(b, p)[rb.randrange(
+                len(GAME.legal_actions(b, p)))]
+            assert x == y
+            GAME.apply(a, p, x)
+            GAME.apply(b, p, y)
+            assert a == b
+        checked += 1
+
+    for _ in playout(players, options, seed, (False,) * players, check=False, hook=hook):
+        pass
+
+
+def test_action_spaces_are_fixed_and_legal_actions_sorted() -> None:
+    """Every legal action and chance outcome has its index in the fixed spaces (the reroll subsets
+    of at most MAX_DICE dice bound the only open-ended action), listed in index order."""
+    assert [GAME.action_codec(n).size for n in (3, 4)] == [724, 763]
+    assert [GAME.chance_codec(n).size for n in (3, 4)] == [133, 134]
+    assert sum(1 for a in GAME.action_codec(4).actions if a.kind == "reroll") == 2 ** data.MAX_DICE - 1
+    for players, options in SETTINGS:
+        seen = 0
+
+        def hook(s: MafiaState, rng: Random) -> None:
+            nonlocal seen
+            for p in GAME.to_act(s):
+                if p == CHANCE:
+                    codec = GAME.chance_codec(s.n)
+                    index = [codec.encode(a) for a, _ in GAME.chance_outcomes(s)]
+                else:
+                    codec = GAME.action_codec(s.n)
+                    index = [codec.encode(a) for a in GAME.legal_actions(s, p)]
+                    for a in GAME.legal_actions(s, p):
+                        assert json.loads(json.dumps(a.to_json()))["kind"] == a.kind
+                assert index == sorted(set(index))
+                seen += 1
+
+        for _ in playout(players, options, 11, (False,) * players, check=False, hook=hook):
+            pass
+        assert seen > 100
+
+
+def test_public_part_of_every_view_is_the_same() -> None:
+    """The public part of a view is what everyone sees: equal for every seat and the spectator;
+    the private part is the seat's own (none for spectators)."""
+    checked = 0
+
+    def hook(s: MafiaState, rng: Random) -> None:
+        nonlocal checked
+        spectator = GAME.observe(s, None)
+        assert spectator.private is None
+        for v in range(s.n):
+            view = GAME.observe(s, v)
+            assert view.public == spectator.public and view.deciding == spectator.deciding
+            assert view.private is not None and view.private.seat == v
+        checked += 1
+
+    for _ in playout(4, {"variant": "advanced", "missions": True}, 3, (True, False, True, False),
+                     check=False, hook=hook):
+        pass
+    assert checked > 100
+
+
+def test_a_match_starts_from_a_scenario_position() -> None:
+    """``Match.from_state`` starts from a built position; its record (with the position as its
+    setup header) replays with no RNG to the same end."""
+    s = scenario(hands={A: ["A04", "T01", "G2"]}, screens={B: ["G5"]}, grid={D: {"k1": ["G5", "S:G2"]}},
+                 month=11, vp={A: 40, B: 44})
+    m = Match.from_state(GAME, s, ["greedy"] * 4, options={"start_seat": 0, "families": ",".join(DEFAULT_FAMILIES)},
+                         seed=5)
+    bots = {p: make_bot("greedy", GAME.id) for p in range(4)}
+    m.play_bots(bots, {p: bot_rng(5, p) for p in range(4)})
+    assert m.is_over() and m.record.setup is not None
+    assert replay(GAME, m.record) == m.state
+    assert Match.from_record(GAME, m.record).state == m.state

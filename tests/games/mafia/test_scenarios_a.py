@@ -16,7 +16,7 @@ from tablero.core.protocol import CHANCE
 from tablero.games.mafia import data
 from tablero.games.mafia.rules import GAME
 from tablero.games.mafia.setup import at_month_end, scenario
-from tablero.games.mafia.state import MafiaState
+from tablero.games.mafia.state import Decision, MafiaState
 
 from .helpers import (
     A,
@@ -30,6 +30,7 @@ from .helpers import (
     draw_any,
     forced,
     full_totals,
+    kind_of,
     kinds,
     n_cards,
     pending,
@@ -54,7 +55,7 @@ def test_scenario_builder_conserves_cards() -> None:
                  grid={D: {"job": ["T06"], "k1": ["G5", "S:G2"]}}, atk={B: ("A04", A, False, "me")},
                  events=["EV01"])
     assert card_totals(s) == full_totals()
-    assert pending(s) == ("turn", A) and s.step == 1
+    assert pending(s) == Decision("turn", A) and s.step == 1
 
 
 # ----------------------------------------------------------------------------- MA-01, MA-02 setup
@@ -64,7 +65,7 @@ def test_scenario_builder_conserves_cards() -> None:
 def test_ma01_setup_four_players(missions: bool) -> None:
     """MA-01 Setup (4 players): hands, screens, discs, decks, row, job, month/phase, poker chip."""
     s = _new_game(4, families="moretti,rinaldi,orsini,lombardo", start_seat=0, missions=missions)
-    assert pending(s) == ("turn", A) and s.step == 1
+    assert pending(s) == Decision("turn", A) and s.step == 1
     for q in range(4):
         assert n_cards(s.hand_a[q]) == 6
         assert n_cards(s.hand_m[q]) == 0
@@ -127,9 +128,9 @@ def test_ma03_draw_back(played: int, drawn: int) -> None:
     _play_n(s, A, played)
     asked(s, A, "end_plays")
     for _ in range(drawn):
-        assert pending(s) == ("chance_draw", "A", A, "hand")
+        assert pending(s) == Decision("chance_draw", A, deck="A", dest="hand")
         chance(s, "draw T12")
-    assert pending(s) == ("turn", B)
+    assert pending(s) == Decision("turn", B)
     assert n_cards(s.hand_a[A]) == 5 - played + drawn
 
 
@@ -144,9 +145,9 @@ def test_ma03_draw_back_orsini(played: int, drawn: int) -> None:
         assert kinds(s, "play", C) == set()  # the fifth play is illegal
     asked(s, C, "end_plays")
     for _ in range(drawn):
-        assert pending(s) == ("chance_draw", "A", C, "hand")
+        assert pending(s) == Decision("chance_draw", C, deck="A", dest="hand")
         chance(s, "draw T12")
-    assert pending(s) == ("turn", D)
+    assert pending(s) == Decision("turn", D)
     assert n_cards(s.hand_a[C]) == 5 - played + drawn
 
 
@@ -168,7 +169,7 @@ def test_ma03_curfew_limits_plays() -> None:
     with pytest.raises(IllegalActionError):
         do(s, "play T11 hand k3", seat=C)
     asked(s, C, "end_plays")
-    assert pending(s) == ("turn", D)  # played 2: draws 0
+    assert pending(s) == Decision("turn", D)  # played 2: draws 0
 
 
 # ----------------------------------------------------------------------------- MA-04 ashtray
@@ -184,12 +185,12 @@ def test_ma04_ashtray() -> None:
     assert s.discs[A] == 5
     chance(s, "draw T06", "draw T07", "draw T08")
     assert n_cards(s.hand_a[A]) == 9
-    assert pending(s) == ("turn", A) and s.step == 2
+    assert pending(s) == Decision("turn", A) and s.step == 2
     asked(s, A, "end_plays")
     chance(s, "draw T11", "draw T12")
-    assert pending(s) == ("discard", A, "limit")  # 11 action cards: the hand limit of 10 (§7.6)
+    assert pending(s) == Decision("discard", A, reason="limit")  # 11 action cards: the hand limit of 10 (§7.6)
     do(s, "discard T12 hand", seat=A)
-    assert pending(s) == ("turn", B)
+    assert pending(s) == Decision("turn", B)
     assert kinds(s, "disc", B) == {"disc none", "disc protect"}
     with pytest.raises(IllegalActionError):
         do(s, "disc ashtray_money", seat=B)
@@ -222,10 +223,10 @@ def test_ma05_protection_and_one_attack_per_field() -> None:
     draw_any(s, 1)
     asked(s, B, "disc protect")
     x = s.atk[B]
-    assert x is not None and x[0] == "DISC"
+    assert x is not None and x.is_disc
     asked(s, B, "end_plays")
     draw_any(s, 2)
-    assert pending(s) == ("turn", C)
+    assert pending(s) == Decision("turn", C)
     assert "disc protect" not in kinds(s, "disc", C)
     asked(s, C, "disc none")
     c_targets = {t.split()[3] for t in kinds(s, "play", C) if "atk:" in t}
@@ -252,7 +253,7 @@ def _ma06() -> MafiaState:
     with pytest.raises(IllegalActionError):
         do(s, "play A04 hand atk:1 up now", seat=A)
     asked(s, A, "play A01 hand atk:1 up now")
-    assert pending(s) == ("defend", B)
+    assert pending(s) == Decision("defend", B)
     assert texts(s, B) == {"defend D05", "no_defence"}
     return s
 
@@ -264,10 +265,10 @@ def test_ma06_eye_immediate_defended() -> None:
     asked(s, B, "defend D05")
     assert s.atk[B] is None
     assert s.disc_a == {"A01": 1, "D05": 1}
-    assert [sl[0] for sl in s.fields[B][2]] == ["G2", "G3"]
-    assert pending(s) == ("turn", A) and s.step == 2 and s.played == 1
+    assert [sl.card for sl in s.fields[B][2]] == ["G2", "G3"]
+    assert pending(s) == Decision("turn", A) and s.step == 2 and s.played == 1
     asked(s, A, "end_plays")
-    quiet(s, lambda x: x.pend == ("turn", C) and x.step == 1)
+    quiet(s, lambda x: x.decision == Decision("turn", C) and x.step == 1)
     asked(s, C, "disc none")
     assert "play A04 hand atk:1" in texts(s, C)
 
@@ -277,13 +278,13 @@ def test_ma06_eye_immediate_undefended() -> None:
     go to the money discard."""
     s = _ma06()
     asked(s, B, "no_defence")
-    assert pending(s) == ("raid", A, B)
+    assert pending(s) == Decision("raid", A, target=B)
     forced(s, "raid k2")
     assert s.fields[B][2] == []
     assert s.disc_m == {"G2": 1, "G3": 1}
     assert s.disc_a == {"A01": 1}
     assert s.atk[B] is None
-    assert pending(s) == ("turn", A) and s.step == 2  # A01 shows no $: nothing drawn
+    assert pending(s) == Decision("turn", A) and s.step == 2  # A01 shows no $: nothing drawn
 
 
 # ----------------------------------------------------------------------------- MA-07 star rule
@@ -301,7 +302,7 @@ def test_ma07_star_rule(b_vp: int, b_after: int) -> None:
         hands={D: ["D04", "D05"]},
     )
     at_month_end(s)
-    assert pending(s) == ("defend", B)
+    assert pending(s) == Decision("defend", B)
     asked(s, B, "no_defence", only=True)
     assert s.vp[B] == b_after
     assert s.vp[A] == 2
@@ -311,7 +312,7 @@ def test_ma07_star_rule(b_vp: int, b_after: int) -> None:
     assert n_cards(s.hand_a[D]) == 2 and s.vp[D] == 0
     # K1 = P4 (bribe 3, blackmail 4): C's F = 2 without A12 (not eligible); A's $3 wins
     assert s.chars[A] == ["P4"] and s.chars[C] == []
-    assert pending(s) == ("chance_draw", "C", -1, "row0")  # ME4 refills K1
+    assert pending(s) == Decision("chance_draw", deck="C", dest="row0")  # ME4 refills K1
     assert s.disc_m == {"G3": 1}
     assert s.disc_a == {"A11": 1, "A10": 1, "A12": 1, "T12": 1}
 
@@ -323,7 +324,7 @@ def _ma08(card: str, defence: str, events: tuple[str, ...] = ()) -> MafiaState:
     s = scenario(atk={B: (card, A, False, "me")}, hands={B: [defence]}, chars={B: ["P4", "S4"]},
                  grid={B: {"k1": ["G5"]}}, events=list(events))
     at_month_end(s)
-    assert pending(s) == ("defend", B)
+    assert pending(s) == Decision("defend", B)
     return s
 
 
@@ -333,14 +334,14 @@ def test_ma08_equal_strength_fails() -> None:
     asked(s, B, "defend D02")
     assert s.chars[B] == ["P4", "S4"]
     assert s.disc_a == {"A04": 1, "D02": 1} and s.atk[B] is None
-    assert pending(s) == ("chance_draw", "J", -1, "job")  # no hit; the month end ran on to ME8
+    assert pending(s) == Decision("chance_draw", deck="J", dest="job")  # no hit; the month end ran on to ME8
 
 
 def test_ma08_stronger_attack_hits() -> None:
     """MA-08 A06 (6) against D02 succeeds and A discards a character of B of his choice."""
     s = _ma08("A06", "D02")
     asked(s, B, "defend D02")
-    assert pending(s) == ("hit", A, B)
+    assert pending(s) == Decision("hit", A, target=B)
     assert texts(s, A) == {"hit P4", "hit S4"}
     do(s, "hit S4", seat=A)
     assert s.chars[B] == ["P4"]
@@ -352,7 +353,7 @@ def test_ma08_treachery() -> None:
     """MA-08 With EV10: A04 (4) against D02 (4 − 1 = 3) succeeds."""
     s = _ma08("A04", "D02", ("EV10",))
     asked(s, B, "defend D02")
-    assert pending(s) == ("hit", A, B)
+    assert pending(s) == Decision("hit", A, target=B)
 
 
 def test_ma08_cancel() -> None:
@@ -360,7 +361,7 @@ def test_ma08_cancel() -> None:
     s = _ma08("A01", "D01")
     asked(s, B, "defend D01")
     assert s.disc_a == {"A01": 1, "D01": 1} and s.atk[B] is None
-    assert pending(s) == ("chance_draw", "J", -1, "job")  # no raid; the month end ran on to ME8
+    assert pending(s) == Decision("chance_draw", deck="J", dest="job")  # no raid; the month end ran on to ME8
     assert s.disc_m == {}
     assert s.screen[B] == {"G5": 1}  # K1 was not raided: B's $5 lost the contest and came back
 
@@ -383,13 +384,13 @@ def test_ma09_handshake_and_sets() -> None:
                  row=["P1", "S2", "P4", "B5"])
     at_month_end(s)
     asked(s, B, "no_defence", only=True)
-    assert pending(s) == ("hand_over", B, A)
+    assert pending(s) == Decision("hand_over", B, receiver=A)
     forced(s, "hand_over W3")
     assert s.chars[A] == ["R4", "W3"] and s.chars[B] == []
     assert s.vp[A] == 3 + 6
     assert s.sets[A] == ["Hollywood"]
     assert s.acquired[A] == 1
-    assert pending(s) == ("chance_draw", "M", A, "screen")
+    assert pending(s) == Decision("chance_draw", A, deck="M", dest="screen")
     chance(s, "draw G1")
     assert s.screen[A] == {"G1": 1}
     # ME6 of January: A acquired the most characters (1): +1 VP
@@ -406,13 +407,13 @@ def test_ma10_contest() -> None:
     s = scenario(grid={A: {"k1": ["G5", "G2"]}, B: {"k1": ["T11", "A06"]}, C: {"k1": ["G5", "G3", "T04"]}})
     at_month_end(s)
     assert s.chars[C] == ["P1"] and s.row[0] == ""
-    assert pending(s) == ("chance_draw", "E", C, "event")
+    assert pending(s) == Decision("chance_draw", C, deck="E", dest="event")
     chance(s, "draw EV01", "draw EV13")
-    assert pending(s) == ("choose_event", C)
+    assert pending(s) == Decision("choose_event", C)
     assert texts(s, C) == {"choose_event EV01", "choose_event EV13"}
     do(s, "choose_event EV01", seat=C)
     assert s.next_events == ["EV01"]
-    assert [e[0] for e in s.event_bottom] == ["EV13"]
+    assert [e.card for e in s.event_bottom] == ["EV13"]
     assert s.disc_m == {"G5": 1, "G3": 1}
     assert s.screen[A] == {"G5": 1, "G2": 1}
     assert s.disc_a == {"T11": 1, "A06": 1, "T04": 1}
@@ -436,7 +437,7 @@ def test_ma11_barone_family_ties() -> None:
     s = scenario(families=("moretti", "barone", "orsini", "lombardo"),
                  grid={A: {"k3": ["G5", "G1"]}, B: {"k3": ["G3", "G3"]}})
     at_month_end(s)
-    assert pending(s) == ("family_ties", B)
+    assert pending(s) == Decision("family_ties", B, column="k3")
     assert texts(s, B) == {"family_ties yes", "family_ties no"}
     do(s, "family_ties yes", seat=B)
     assert s.chars[B] == ["W3"] and s.chars[A] == []
@@ -448,10 +449,10 @@ def test_ma11_barone_below_minimum() -> None:
     """MA-11 Barone with only $1 on P1 ($7) and no other bidder wins P1 with the ability."""
     s = scenario(families=("moretti", "barone", "orsini", "lombardo"), grid={B: {"k1": ["G1"]}})
     at_month_end(s)
-    assert pending(s) == ("family_ties", B)
+    assert pending(s) == Decision("family_ties", B, column="k1")
     do(s, "family_ties yes", seat=B)
     assert s.chars[B] == ["P1"] and s.row[0] == ""
-    assert pending(s) == ("chance_draw", "E", B, "event")  # P1's E bonus follows
+    assert pending(s) == Decision("chance_draw", B, deck="E", dest="event")  # P1's E bonus follows
 
 
 # ----------------------------------------------------------------------------- MA-12 unbribable
@@ -480,20 +481,20 @@ def test_ma13_job_by_cards() -> None:
     asked(s, A, "play T01 hand job")
     asked(s, A, "play T06 hand job")
     asked(s, A, "end_plays")
-    assert pending(s) == ("turn", A) and s.step == 3
+    assert pending(s) == Decision("turn", A) and s.step == 3
     asked(s, A, "job_attempt")
     assert s.vp[A] == 5
     assert s.jobs_done[A] == ["J05"]
     for _ in range(3):
-        assert pending(s) == ("chance_draw", "M", A, "screen")  # no W8 roll at all
+        assert pending(s) == Decision("chance_draw", A, deck="M", dest="screen")  # no W8 roll at all
         chance(s, "draw G1")
     assert s.screen[A] == {"G1": 3}
-    assert pending(s) == ("chance_draw", "J", -1, "job")
+    assert pending(s) == Decision("chance_draw", deck="J", dest="job")
     chance(s, "draw J01")
     assert s.job == "J01"
     assert s.fields[A][0] == []
     assert s.disc_a == {"T01": 1, "T06": 1}
-    assert pending(s) == ("turn", B)  # A drew nothing
+    assert pending(s) == Decision("turn", B)  # A drew nothing
     assert s.hand_a[A] == {"T11": 1}
 
 
@@ -514,13 +515,13 @@ def test_ma14_job_failure(phase: int) -> None:
     assert s.job == "J09"
     assert s.fields[A][0] == []
     assert s.disc_a == {"T01": 1, "T04": 1}
-    assert pending(s) == ("chance_draw", "A", A, "hand")  # draw back 2 (he played nothing)
+    assert pending(s) == Decision("chance_draw", A, deck="A", dest="hand")  # draw back 2 (he played nothing)
     draw_any(s, 2)
-    assert pending(s) == ("turn", B)
+    assert pending(s) == Decision("turn", B)
     month, next_phase = (2, 1) if phase == 3 else (1, phase + 1)
-    log = quiet(s, lambda x: (x.month, x.phase) == (month, next_phase) and x.pend[:1] == ("turn",))
+    log = quiet(s, lambda x: (x.month, x.phase) == (month, next_phase) and kind_of(x) == "turn")
     assert s.order[0] == A  # A still comes first …
-    assert pending(s) == ("turn", B) and s.step == 1  # … but his turn was skipped
+    assert pending(s) == Decision("turn", B) and s.step == 1  # … but his turn was skipped
     assert s.sitout[A] == 0
     assert all(p != A for p, _ in log)
     assert n_cards(s.hand_a[A]) == 2  # a skipped turn draws nothing
@@ -536,10 +537,10 @@ def test_ma15_job_at_month_end() -> None:
     at_month_end(s)
     assert s.vp[A] == 5 and s.jobs_done[A] == ["J05"]
     chance(s, "draw G1", "draw G1", "draw G1")
-    assert pending(s) == ("chance_draw", "J", -1, "job")
+    assert pending(s) == Decision("chance_draw", deck="J", dest="job")
     chance(s, "draw J13")
     assert s.job == "J13"
-    assert pending(s) == ("job_roll", B, 2, ("T08",))
+    assert pending(s) == Decision("job_roll", B, dice=2)
     assert texts(s, B) == {"job_roll", "job_abandon"}
     do(s, "job_abandon", seat=B)
     assert s.fields[B][0] == [] and s.disc_a.get("T08") == 1
@@ -562,11 +563,11 @@ def test_ma16_magnifier(vp: int, after: int) -> None:
     b_hand = ["A05", "D05", "T03", "T05", "T07", "T08"]
     s = scenario(hands={A: a_hand, B: b_hand}, vp={A: vp, B: 4}, row=["", "S2", "W3", "R4"])
     at_month_end(s)
-    assert pending(s) == ("chance_draw", "C", -1, "row0")
+    assert pending(s) == Decision("chance_draw", deck="C", dest="row0")
     chance(s, "draw B8")
     assert s.row[0] == "B8"
     assert s.actors == (A,)
-    assert s.pneed[A] == 3 and s.pneed[B] == 0
+    assert s.must_discard[A] == 3 and s.must_discard[B] == 0
     assert kinds(s, "set_aside", A) == {f"set_aside {c} hand" for c in a_hand if not c.startswith("G")}
     do(s, "set_aside A01 hand", "set_aside T11 hand", "set_aside T12 hand", seat=A)
     assert n_cards(s.hand_a[A]) == 6

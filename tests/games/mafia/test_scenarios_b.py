@@ -5,8 +5,8 @@ family ability (§13), with a registry that checks each has a test.
 Players A, B, C, D are seats 0, 1, 2, 3, in this turn order (A at the top) unless a test says
 otherwise. Positions are built from ``GAME.new_initial_state`` with every dealt card put back
 into its deck (``blank``), then cards are moved from the decks to hands, screens, fields and
-characters (cards are conserved). Month-end steps run through ``GAME._push`` / ``GAME._run``
-with a ``("turn",)`` task at the end, so that the flow stops at the next turn decision. Forced
+characters (cards are conserved). Month-end steps run through ``engine.push`` / ``engine.run``
+with a ``Task("turn")`` at the end, so that the flow stops at the next turn decision. Forced
 decisions (exactly one legal option, not always asked, §18.4) are applied as ``Match.advance``
 applies them; chance nodes take scripted outcomes, else the first outcome.
 """
@@ -17,16 +17,20 @@ import ast
 import os
 import re
 from pathlib import Path
+from random import Random
 from typing import Any
 
 import pytest
 
 from tablero.core.events import Event
 from tablero.core.protocol import CHANCE
+from tablero.games.mafia import engine
 from tablero.games.mafia.actions import parse
 from tablero.games.mafia.data import ACTIONS, MONEY
 from tablero.games.mafia.rules import GAME
-from tablero.games.mafia.state import MafiaState
+from tablero.games.mafia.state import AttackSlot, Decision, GridCard, KnownCard, MafiaState, Task
+from tablero.games.mafia.view import MafiaView, PrivateView
+from tablero.testing.conformance import check_commitments
 
 A, B, C, D = range(4)
 ALL = 0b1111
@@ -72,7 +76,8 @@ def blank(players: int = 4, families: str = FAMS, **opts: Any) -> MafiaState:
     if s.job:
         _add(s.decks["J"], s.job)
         s.job = ""
-    assert s.pend == ("turn", A) and s.step == 1
+    s.touch()
+    assert s.decision == Decision("turn", A) and s.step == 1
     return s
 
 
@@ -94,18 +99,21 @@ def hand(s: MafiaState, p: int, *cards: str) -> None:
     for c in cards:
         _take(s.decks[deck_of(c)], c)
         _add(s.hand_m[p] if c in MONEY else s.hand_a[p], c)
+    s.touch()  # edited by hand: forget cached legal actions
 
 
 def screen(s: MafiaState, p: int, *cards: str) -> None:
     for c in cards:
         _take(s.decks["M"], c)
         _add(s.screen[p], c)
+    s.touch()  # edited by hand: forget cached legal actions
 
 
 def chars(s: MafiaState, p: int, *cards: str) -> None:
     for c in cards:
         _take(s.decks["C"], c)
         s.chars[p].append(c)
+    s.touch()  # edited by hand: forget cached legal actions
 
 
 def set_row(s: MafiaState, k: int, card: str) -> None:
@@ -114,6 +122,7 @@ def set_row(s: MafiaState, k: int, card: str) -> None:
         _add(s.decks["C"], s.row[k])
     _take(s.decks["C"], card)
     s.row[k] = card
+    s.touch()  # edited by hand: forget cached legal actions
 
 
 def set_job(s: MafiaState, job: str) -> None:
@@ -121,6 +130,7 @@ def set_job(s: MafiaState, job: str) -> None:
         _add(s.decks["J"], s.job)
     _take(s.decks["J"], job)
     s.job = job
+    s.touch()  # edited by hand: forget cached legal actions
 
 
 def set_mission(s: MafiaState, p: int, m: str) -> None:
@@ -128,6 +138,7 @@ def set_mission(s: MafiaState, p: int, m: str) -> None:
         _add(s.decks["X"], s.mission[p])
     _take(s.decks["X"], m)
     s.mission[p] = m
+    s.touch()  # edited by hand: forget cached legal actions
 
 
 def put(s: MafiaState, p: int, field: str, *cards: str, src: str | None = None) -> None:
@@ -135,7 +146,8 @@ def put(s: MafiaState, p: int, field: str, *cards: str, src: str | None = None) 
     for c in cards:
         _take(s.decks[deck_of(c)], c)
         source = src or ("S" if c in MONEY else "H")
-        s.fields[p][FIELD[field]].append([c, source, 1 << p, False])
+        s.fields[p][FIELD[field]].append(GridCard(c, source, 1 << p))
+    s.touch()  # edited by hand: forget cached legal actions
 
 
 def attack(s: MafiaState, target: int, card: str, attacker: int, *, up: bool = False, timing: str = "me",
@@ -143,7 +155,8 @@ def attack(s: MafiaState, target: int, card: str, attacker: int, *, up: bool = F
     _take(s.decks["A"], card)
     if defence:
         _take(s.decks["A"], defence)
-    s.atk[target] = [card, attacker, up, timing, defence, ALL if up else 1 << attacker]
+    s.atk[target] = AttackSlot(card, attacker, up, timing, defence, ALL if up else 1 << attacker)
+    s.touch()  # edited by hand: forget cached legal actions
 
 
 def texts(s: MafiaState, p: int | None = None) -> set[str]:
@@ -169,12 +182,13 @@ def forced(s: MafiaState, ev: list[Event] | None = None) -> bool:
 
 def advance(s: MafiaState, *script: str, ev: list[Event] | None = None) -> list[tuple[Any, ...]]:
     """Chance nodes (scripted outcomes first, then the first outcome) and forced decisions,
-    until a real decision or the end. Returns the chance nodes met (their ``pend``)."""
+    until a real decision or the end. Returns the chance nodes met (their ``Decision``)."""
     queue = list(script)
-    met: list[tuple[Any, ...]] = []
+    met: list[Decision] = []
     while s.actors and not s.over:
         if s.actors == (CHANCE,):
-            met.append(s.pend)
+            assert s.decision is not None
+            met.append(s.decision)
             if queue:
                 GAME.apply(s, CHANCE, parse(queue.pop(0)), ev)
             else:
@@ -186,24 +200,32 @@ def advance(s: MafiaState, *script: str, ev: list[Event] | None = None) -> list[
     return met
 
 
-def steps(s: MafiaState, *tasks: tuple[Any, ...], ev: list[Event] | None = None) -> None:
+ME: dict[int, str] = {i + 1: t.kind for i, t in enumerate(engine.MONTH_END)}
+"""The task kinds of ME1 … ME12."""
+
+
+def me(step: int) -> Task:
+    """Month-end step ME<step> (§12), from its first seat or column."""
+    return Task(ME[step])
+
+
+def steps(s: MafiaState, *tasks: Task, ev: list[Event] | None = None) -> None:
     """Run the given tasks (month-end steps), then a turn of the top player (a sentinel)."""
-    s.pend = ()
+    s.decision = None
     s.tasks = []
-    s.tp = 0
-    GAME._push(s, *tasks, ("turn",))
-    GAME._run(s, ev)
+    s.turn_pos = 0
+    s.touch()
+    engine.push(s, *tasks, Task("turn"))
+    engine.run(s, ev)
 
 
 def month_end(s: MafiaState, ev: list[Event] | None = None) -> None:
     """The whole month end ME1 … ME12 (as after the last turn of phase 3)."""
-    s.pend = ()
+    s.decision = None
     s.tasks = []
-    s.tp = -1
-    s.reveals = []
-    GAME._push(s, ("me1", 0), ("me2", 0), ("me3", 0), ("me4", 0), ("me5",), ("me6",), ("me7",), ("me8",),
-               ("me9",), ("me10",), ("me11",), ("me12",))
-    GAME._run(s, ev)
+    s.touch()
+    engine.start_month_end(s)
+    engine.run(s, ev)
 
 
 def ids(ev: list[Event]) -> list[str]:
@@ -214,8 +236,18 @@ def money_count(s: MafiaState, p: int) -> int:
     return sum(s.screen[p].values()) + sum(s.hand_m[p].values())
 
 
-def pend_kind(s: MafiaState) -> str:
-    return str(s.pend[0]) if s.pend else ""
+def private(view: MafiaView) -> PrivateView:
+    assert view.private is not None
+    return view.private
+
+
+def kind_of(s: MafiaState) -> str:
+    return s.decision.kind if s.decision is not None else ""
+
+
+def pending(s: MafiaState) -> Decision:
+    assert s.decision is not None
+    return s.decision
 
 
 # ----------------------------------------------------------------------------- MA-17 … MA-33
@@ -231,10 +263,11 @@ def test_ma17_event_chosen_in_march_active_in_april() -> None:
     month_end(s)
     advance(s, "draw EV01", "draw EV13")
     assert s.chars[A] == ["S1"]
-    assert pend_kind(s) == "choose_event" and texts(s, A) == {"choose_event EV01", "choose_event EV13"}
+    assert kind_of(s) == "choose_event" and texts(s, A) == {"choose_event EV01", "choose_event EV13"}
     do(s, "choose_event EV01")
-    assert s.next_events == ["EV01"] and s.event_bottom == [["EV13", A]]
-    assert GAME.observe(s, A).event_bottom == ("EV13",) and GAME.observe(s, B).event_bottom == ("?",)
+    assert s.next_events == ["EV01"] and s.event_bottom == [KnownCard("EV13", A)]
+    assert private(GAME.observe(s, A)).event_bottom == ("EV13",) and private(GAME.observe(s, B)).event_bottom == ("?",)
+    assert GAME.observe(s, A).public.event_bottom == ("?",)
     advance(s)
     assert s.month == 4 and s.this_events == ["EV01"] and s.next_events == []
     # April: W2 (bribe 6) is won with $4 = 6 - 2; without EV01 $4 would not be eligible
@@ -244,8 +277,8 @@ def test_ma17_event_chosen_in_march_active_in_april() -> None:
     advance(s)
     assert s.chars[B] == ["W2"]
     assert s.month == 5 and s.this_events == [] and "EV01" not in s.decks["E"]
-    assert "EV01" in GAME.observe(s, C).events_out
-    assert s.event_bottom == [["EV13", A]]
+    assert "EV01" in GAME.observe(s, C).public.events_out
+    assert s.event_bottom == [KnownCard("EV13", A)]
 
 
 def test_ma18_power_card_politik() -> None:
@@ -254,25 +287,25 @@ def test_ma18_power_card_politik() -> None:
     → B 4: A (7) takes it back. At every month end the holder gains 3 VP."""
     s = blank()
     chars(s, A, "P4", "P6")
-    GAME._update_powers(s, None)
+    engine.update_powers(s, None)
     assert s.powers[POL] == -1
     set_row(s, 0, "P3")
     put(s, A, "k1", "G5")
-    steps(s, ("me3", 0), ("me5",))
+    steps(s, me(3), me(5))
     assert s.chars[A] == ["P4", "P6", "P3"] and s.powers[POL] == A
     assert s.vp[A] == 3
     chars(s, B, "P1", "P2")  # 4 + 3 = 7
-    GAME._update_powers(s, None)
+    engine.update_powers(s, None)
     assert s.powers[POL] == A
     chars(s, B, "P5")  # 8
-    GAME._update_powers(s, None)
+    engine.update_powers(s, None)
     assert s.powers[POL] == B
-    steps(s, ("me5",))
+    steps(s, me(5))
     assert s.vp == [3, 3, 0, 0]
     attack(s, B, "A04", A)
-    steps(s, ("me1", 0), ("me5",))
+    steps(s, me(1), me(5))
     do(s, "no_defence", seat=B)
-    assert pend_kind(s) == "hit" and texts(s, A) == {"hit P1", "hit P2", "hit P5"}
+    assert kind_of(s) == "hit" and texts(s, A) == {"hit P1", "hit P2", "hit P5"}
     do(s, "hit P1", seat=A)
     assert s.chars[B] == ["P2", "P5"] and s.powers[POL] == A
     assert s.vp == [6, 3, 0, 0]
@@ -286,10 +319,10 @@ def test_ma19_monthly_bonus() -> None:
     s.month = 5
     s.acquired = [2, 2, 1, 0]
     t = s.clone()
-    steps(s, ("me6",))
+    steps(s, me(6))
     assert s.vp == [2, 2, 0, 0]
     t.powers[BEV] = B
-    steps(t, ("me6",))
+    steps(t, me(6))
     assert t.vp == [0, 5, 0, 0]
     u = blank(bonus_basis="total")
     u.month = 5
@@ -297,7 +330,7 @@ def test_ma19_monthly_bonus() -> None:
     chars(u, A, "P4")
     chars(u, B, "P5")
     chars(u, C, "P6", "S4", "W4")
-    steps(u, ("me6",))
+    steps(u, me(6))
     assert u.vp == [0, 0, 5, 0]
 
 
@@ -309,12 +342,12 @@ def test_ma20_payday_and_june_reshuffle() -> None:
     s.month = 2
     chars(s, A, "W1", "P4", "S2")
     chars(s, B, "P5")
-    steps(s, ("me12",))
+    steps(s, me(12))
     met = advance(s)
     # round robin, turn order: A, B, then A's two other $ signs
-    assert [m[2] for m in met] == [A, B, A, A] and {m[1] for m in met} == {"M"}
+    assert [m.seat for m in met] == [A, B, A, A] and {m.deck for m in met} == {"M"}
     assert money_count(s, A) == 3 and money_count(s, B) == 1
-    assert s.month == 3 and s.phase == 1 and s.pend == ("turn", A)
+    assert s.month == 3 and s.phase == 1 and s.decision == Decision("turn", A)
     # June
     s = blank()
     s.month = 5
@@ -328,18 +361,18 @@ def test_ma20_payday_and_june_reshuffle() -> None:
     _take(s.decks["J"], "J03")
     s.job_bottom = ["J03"]
     _take(s.decks["E"], "EV13")
-    s.event_bottom = [["EV13", B]]
+    s.event_bottom = [KnownCard("EV13", B)]
     a_before, m_before, j_before = sum(s.decks["A"].values()), sum(s.decks["M"].values()), len(s.decks["J"])
-    steps(s, ("me12",))
-    assert pend_kind(s) == "chance_draw" and s.disc_m == {"G5": 1}  # payday before the reshuffle
+    steps(s, me(12))
+    assert kind_of(s) == "chance_draw" and s.disc_m == {"G5": 1}  # payday before the reshuffle
     advance(s)
     assert money_count(s, A) == 2
     assert s.disc_a == {} and s.disc_m == {} and s.disc_c == {} and s.job_bottom == []
     assert sum(s.decks["A"].values()) == a_before + 1 and s.decks["A"]["A04"] == 3
     assert sum(s.decks["M"].values()) == m_before + 1 - 2
     assert "P2" in s.decks["C"] and "J03" in s.decks["J"] and len(s.decks["J"]) == j_before + 1
-    assert s.event_bottom == [["EV13", B]] and "EV13" not in s.decks["E"]
-    assert s.month == 6 and s.pend == ("turn", A)
+    assert s.event_bottom == [KnownCard("EV13", B)] and "EV13" not in s.decks["E"]
+    assert s.month == 6 and s.decision == Decision("turn", A)
 
 
 def test_ma21_turn_order() -> None:
@@ -350,14 +383,14 @@ def test_ma21_turn_order() -> None:
     s.order = [C, A, B, D]
     s.vp = [12, 8, 8, 20]
     t = s.clone()
-    steps(s, ("me11",))
-    assert s.order == [C, B, A, D] and s.pend == ("turn", C)
+    steps(s, me(11))
+    assert s.order == [C, B, A, D] and s.decision == Decision("turn", C)
     t.powers[POL] = D
-    steps(t, ("me11",))
-    assert t.order == [C, B, A, D] and t.pend == ("politik", D)
+    steps(t, me(11))
+    assert t.order == [C, B, A, D] and t.decision == Decision("politik", D)
     assert texts(t, D) == {"politik 1", "politik 2", "politik 3", "politik 4"}
     do(t, "politik 1", seat=D)
-    assert t.order == [D, C, B, A] and t.pend == ("turn", D)
+    assert t.order == [D, C, B, A] and t.decision == Decision("turn", D)
 
 
 def test_ma22_end_at_50_during_a_turn() -> None:
@@ -385,13 +418,13 @@ def test_ma22_end_at_50_during_a_turn() -> None:
     do(s, "disc none", "play T01 hand job", "play T06 hand job", "end_plays", "job_attempt")
     assert not s.over and s.vp[A] == 52
     advance(s)
-    assert not s.over and s.pend == ("turn", B)
+    assert not s.over and s.decision == Decision("turn", B)
     chars(s, A, "P4", "P6")
     set_row(s, 0, "P3")
     put(s, A, "k1", "G5")
     put(s, B, "k2", "G3")
     set_row(s, 1, "P5")
-    steps(s, ("me3", 0), ("me4", 0))
+    steps(s, me(3), me(4))
     assert s.over and s.winners == (A,) and s.powers[POL] == A
     assert s.fields[B][2] != [] and s.chars[B] == []  # K2 was never resolved
 
@@ -410,7 +443,7 @@ def test_ma23_end_after_december() -> None:
     each; A has total influence 20, B 18 → A wins. With missions, if only C's mission is fulfilled,
     C wins. If no mission is fulfilled, nobody wins."""
     s = _ma23_state(False)
-    steps(s, ("me10",))
+    steps(s, me(10))
     assert s.over and s.winners == (A,)
     res = GAME.result(s)
     assert res is not None and res.ranks == (1, 2, 3) and res.declared_winners == (A,)
@@ -420,9 +453,9 @@ def test_ma23_end_after_december() -> None:
     set_mission(s, C, "M05")  # holds Bevölkerung
     t = s.clone()
     s.powers[BEV] = C
-    steps(s, ("me10",))
+    steps(s, me(10))
     assert s.over and s.winners == (C,)
-    steps(t, ("me10",))
+    steps(t, me(10))
     assert t.over and t.winners == ()
     res = GAME.result(t)
     assert res is not None and res.declared_winners == () and res.ranks == (1, 2, 3)
@@ -444,7 +477,7 @@ def _ma24_states(missions: bool = False) -> tuple[MafiaState, MafiaState]:
         advance(s)
         do(s, "disc none", "play G3 screen k1", "end_plays")
         advance(s)
-        assert s.pend == ("turn", C)
+        assert s.decision == Decision("turn", C)
         out.append(s)
     return out[0], out[1]
 
@@ -467,11 +500,11 @@ def test_ma24_hidden_information() -> None:
     set_mission(u, A, "M12")
     for seat in (B, C, D):
         assert GAME.observe(s, seat) == GAME.observe(u, seat)
-        assert GAME.observe(s, seat).mission == ("M01", "M02", "M03", "M04")[seat]
+        assert private(GAME.observe(s, seat)).mission == ("M01", "M02", "M03", "M04")[seat]
     assert GAME.observe(s, A) != GAME.observe(u, A)
     # decks: only their sizes are observed; moving which card is in which (unseen) deck slot
     # is not even representable, and the sizes are the same for every seat
-    assert {GAME.observe(s, q).deck_sizes for q in (A, B, C, D)} == {GAME.observe(s, None).deck_sizes}
+    assert {GAME.observe(s, q).public.deck_sizes for q in (A, B, C, D)} == {GAME.observe(s, None).public.deck_sizes}
 
 
 def test_ma25_immunity_staatsgewalt() -> None:
@@ -479,12 +512,12 @@ def test_ma25_immunity_staatsgewalt() -> None:
     automatically. A draws no money."""
     s = blank()
     chars(s, D, "S1", "S3")
-    GAME._update_powers(s, None)
+    engine.update_powers(s, None)
     assert s.powers[STA] == D
     attack(s, D, "A02", A)
     ev: list[Event] = []
-    steps(s, ("me1", 0), ev=ev)
-    assert s.pend == ("turn", A)  # no defence, no Schutzengel question
+    steps(s, me(1), ev=ev)
+    assert s.decision == Decision("turn", A)  # no defence, no Schutzengel question
     assert "ml.reveal_attack" in ids(ev) and "ml.immune" in ids(ev) and "ml.attack_succeeds" not in ids(ev)
     assert s.atk[D] is None and s.disc_a == {"A02": 1}
     assert money_count(s, A) == 0 and s.chars[D] == ["S1", "S3"] and not s.ability_used[D]
@@ -497,7 +530,7 @@ def test_ma26_abilities_geldwaesche() -> None:
     assert "ability geldwaesche" in texts(s)
     do(s, "ability geldwaesche")
     met = advance(s)
-    assert [(m[1], m[2], m[3]) for m in met] == [("M", A, "screen")] * 3
+    assert [(m.deck, m.seat, m.dest) for m in met] == [("M", A, "screen")] * 3
     assert sum(s.screen[A].values()) == 3 and s.ability_used[A]
     assert "ability geldwaesche" not in texts(s)
     do(s, "disc none")
@@ -524,7 +557,7 @@ def test_ma26_abilities_spitzel() -> None:
     do(s, "spitzel_take k2 G3 screen")
     assert s.screen[A] == {"G3": 1} and s.fields[A][2] == []
     do(s, "spitzel_done")
-    assert s.pend == ("turn", A) and s.step == 1 and s.ability_used[A]
+    assert s.decision == Decision("turn", A) and s.step == 1 and s.ability_used[A]
     do(s, "disc none", "play T12 hand k1", "play T05 hand k1")
     assert s.played == 2 and not any(w.startswith("play") for w in texts(s))
 
@@ -536,10 +569,10 @@ def test_ma26_abilities_schutzengel() -> None:
     chars(s, D, "P4")
     hand(s, D, "D02")
     attack(s, D, "A06", A)
-    steps(s, ("me1", 0))
-    assert s.pend == ("guardian", D) and texts(s, D) == {"guardian yes", "guardian no"}
+    steps(s, me(1))
+    assert s.decision == Decision("guardian", D) and texts(s, D) == {"guardian yes", "guardian no"}
     do(s, "guardian yes", seat=D)
-    assert s.pend == ("turn", A)
+    assert s.decision == Decision("turn", A)
     assert s.atk[D] is None and s.disc_a == {"A06": 1} and s.chars[D] == ["P4"] and s.hand_a[D] == {"D02": 1}
     assert s.ability_used[D] and money_count(s, A) == 0
 
@@ -553,7 +586,7 @@ def test_ma26_abilities_gezinkte_wuerfel() -> None:
     put(s, A, "job", "T01", "T04")  # 2 + 1 dice, tags Fz + Wa
     do(s, "disc none", "end_plays", "job_attempt")
     advance(s, "roll 3", "roll 2", "roll 8")
-    assert s.pend[:2] == ("reroll", A) and s.dice == [3, 2, 8]
+    assert pending(s)[:2] == ("reroll", A) and s.dice == [3, 2, 8]
     assert {"reroll 0,1", "reroll 0,1,2", "no_reroll"} <= texts(s)
     do(s, "reroll 0,1")
     advance(s, "roll 6", "roll 4")
@@ -570,13 +603,13 @@ def test_ma27_hand_limit() -> None:
     hand(s, A, "T01", "T01", "T02", "T03", "T04", "T05", "T06", "T07", "T08", "T09", "G1")
     do(s, "disc none", "end_plays")
     advance(s)
-    assert sum(s.hand_a[A].values()) == 12 and s.pend[:2] == ("discard", A)
+    assert sum(s.hand_a[A].values()) == 12 and pending(s)[:2] == ("discard", A)
     assert all(w.startswith("discard ") and w.split()[1] in ACTIONS for w in texts(s))
     do(s, "discard T01 hand")
-    assert s.pend[:2] == ("discard", A)
+    assert pending(s)[:2] == ("discard", A)
     do(s, "discard T09 hand")
     assert sum(s.hand_a[A].values()) == 10 and s.hand_m[A] == {"G1": 1} and s.vp[A] == 5
-    assert s.pend == ("turn", B)
+    assert s.decision == Decision("turn", B)
 
 
 def test_ma28_running_out() -> None:
@@ -606,11 +639,11 @@ def test_ma28_running_out() -> None:
         ("draw A01", 0.4), ("draw D02", 0.2), ("draw T03", 0.2), ("draw T14", 0.2)]
     GAME.apply(s, CHANCE, parse("draw D02"))
     assert s.hand_a[A] == {"T11": 1, "D02": 1} and sum(s.decks["A"].values()) == 4
-    assert s.pend == ("turn", B)
+    assert s.decision == Decision("turn", B)
     s = build(())
     do(s, "disc none", "end_plays")
     advance(s)
-    assert s.hand_a[A] == {"T11": 1} and s.decks["A"] == {} and s.pend == ("turn", B)
+    assert s.hand_a[A] == {"T11": 1} and s.decks["A"] == {} and s.decision == Decision("turn", B)
     # money: deck empty, discard pile $5 → the ashtray's money card is that $5
     s = blank()
     s.screen[C] = s.decks["M"]
@@ -630,8 +663,8 @@ def test_ma28_running_out() -> None:
         if c:
             _take(s.disc_c, c)
             s.row[k] = c
-    steps(s, ("me4", 0))
-    assert s.row == ["", "P4", "", ""] and s.pend == ("turn", A)
+    steps(s, me(4))
+    assert s.row == ["", "P4", "", ""] and s.decision == Decision("turn", A)
 
 
 def test_ma29_end_inside_me3() -> None:
@@ -652,8 +685,8 @@ def test_ma29_end_inside_me3() -> None:
     assert [e.message.get("vp") for e in ev if e.message.id in ("ml.gift", "ml.set")] == [3, 6]
     assert s.chars[A] == ["R4", "W3"] and s.sets[A] == ["Hollywood"]
     assert s.row == ["", "P4", "", ""] and s.chars[B] == []
-    assert [sl[0] for sl in s.fields[B][2]] == ["G3"]
-    assert [sl[0] for sl in s.fields[C][1]] == ["G2", "G1"] and s.screen[C] == {}
+    assert [sl.card for sl in s.fields[B][2]] == ["G3"]
+    assert [sl.card for sl in s.fields[C][1]] == ["G2", "G1"] and s.screen[C] == {}
     assert s.disc_m == {} and s.month == 1
 
 
@@ -661,7 +694,7 @@ def _ma30_state(card: str) -> MafiaState:
     s = blank()
     hand(s, B, card)
     attack(s, B, "A04", C)
-    steps(s, ("me1", 0))
+    steps(s, me(1))
     return s
 
 
@@ -671,12 +704,13 @@ def test_ma30_defence_question_always_asked() -> None:
     same pending decision as when B holds a D02."""
     s = _ma30_state("T11")
     t = _ma30_state("D02")
-    assert s.pend == ("defend", B) and s.actors == (B,) and GAME.always_asked(s, B)
+    assert s.decision == Decision("defend", B) and s.actors == (B,) and GAME.always_asked(s, B)
     assert texts(s, B) == {"no_defence"}
     assert texts(t, B) == {"defend D02", "no_defence"}
     for seat in (A, C, D, None):
         assert GAME.observe(s, seat) == GAME.observe(t, seat)
-    assert GAME.observe(s, A).pend == ("defend", B) and GAME.observe(s, A).atk[B][0] == "A04"
+    seen = GAME.observe(s, A).deciding
+    assert (seen.kind, seen.seat) == ("defend", B) and GAME.observe(s, A).atk[B].card == "A04"
     assert GAME.observe(s, B) != GAME.observe(t, B)
 
 
@@ -690,14 +724,14 @@ def _ma31_state(a_cards: tuple[str, ...]) -> MafiaState:
     put(s, C, "k3", "T12")
     put(s, B, "k2", "T11", "A10", "A11")
     put(s, A, "k2", *a_cards)
-    steps(s, ("me1", 0), ("me2", 0), ("me3", 0))
+    steps(s, me(1), me(2), me(3))
     do(s, "no_defence", seat=C)
     assert texts(s, A) == {"raid k1", "raid k3"}
     do(s, "raid k1", seat=A)
     return s
 
 
-def test_ma31_star_order_and_raid() -> None:
+def test_ma31_star_order_and_raid(monkeypatch: pytest.MonkeyPatch) -> None:
     """MA-31 Star order and raid. Month end, no star card in the attack or job column. At ME1 A's
     badge attack on C succeeds and A raids C's K1 field, which holds A12: A12 is discarded
     unrevealed and does not use up the star rule. In K2, B's field holds, oldest first, T11, A10,
@@ -705,7 +739,7 @@ def test_ma31_star_order_and_raid() -> None:
     # A ties B at 5 from a higher row: A wins, so B's score is not above 5
     s = _ma31_state(("T11", "T12"))
     assert s.disc_a.get("A12") == 1 and s.fields[C][1] == []
-    assert [sl[0] for sl in s.fields[C][3]] == ["T12"]
+    assert [sl.card for sl in s.fields[C][3]] == ["T12"]
     ev: list[Event] = []
     advance(s, ev=ev)
     assert s.chars[A] == ["R2"] and s.chars[B] == []
@@ -715,11 +749,19 @@ def test_ma31_star_order_and_raid() -> None:
     assert t.chars[B] == ["R2"] and t.chars[A] == []
     # the flags of the reveal: A10 counted, A11 ignored; the raided A12 was never "revealed"
     u = _ma31_state(("T13",))
-    assert not u.star and u.pend[:2] == ("chance_draw", "M")  # A02's $1, before ME2 and ME3
-    slots = list(u.fields[B][2])  # the slot lists themselves: reveal flags are set on them
+    assert not u.star and kind_of(u) == "chance_draw" and pending(u).deck == "M"  # A02's $1, before ME2, ME3
+    seen: list[tuple[str, int, bool]] = []
+    cleanup = engine.TASKS["column_cleanup"]
+
+    def spy(st: MafiaState, t: Task, ev: list[Event] | None) -> None:
+        if t.column == 1:  # K2, just before its cards leave the field
+            seen.extend((sl.card, sl.seen_by, sl.ignored) for sl in st.fields[B][2])
+        cleanup(st, t, ev)
+
+    monkeypatch.setitem(engine.TASKS, "column_cleanup", spy)
     advance(u)
     assert u.star
-    assert [(sl[0], sl[2], sl[3]) for sl in slots] == [("T11", ALL, False), ("A10", ALL, False), ("A11", ALL, True)]
+    assert seen == [("T11", ALL, False), ("A10", ALL, False), ("A11", ALL, True)]
 
 
 def test_ma32_immediate_attempt() -> None:
@@ -733,7 +775,7 @@ def test_ma32_immediate_attempt() -> None:
     do(s, "disc none", "end_plays")
     assert s.step == 3 and {"job_attempt", "job_skip"} <= texts(s)
     do(s, "job_attempt")
-    assert s.pend == ("chance_roll",) and s.actors == (CHANCE,)
+    assert s.decision == Decision("chance_roll") and s.actors == (CHANCE,)
     GAME.apply(s, CHANCE, parse("roll 8"))
     assert s.sitout[A] == 1 and s.job == "J01" and s.fields[A][0] == [] and s.disc_a == {"T02": 1}
     assert s.vp[A] == 0
@@ -750,9 +792,9 @@ def test_ma32_immediate_attempt_ev06_santori() -> None:
     put(s, A, "job", "T02")
     do(s, "disc none", "end_plays", "job_attempt")
     GAME.apply(s, CHANCE, parse("roll 7"))
-    assert s.pend[0] != "reroll" and not s.ability_used[A]
+    assert kind_of(s) != "reroll" and not s.ability_used[A]
     assert s.vp[A] == 3 and s.jobs_done[A] == ["J01"] and s.sitout[A] == 0
-    assert [m[1] for m in advance(s)][:2] == ["M", "J"]  # J01's $1, then the next job
+    assert [m.deck for m in advance(s)][:2] == ["M", "J"]  # J01's $1, then the next job
     assert money_count(s, A) == 1
 
 
@@ -773,20 +815,20 @@ def test_ma33_spitzel_limits() -> None:
     for _ in (C, D):
         do(s, "disc none", "end_plays")
         advance(s)
-    assert s.phase == 2 and s.pend == ("turn", A)
+    assert s.phase == 2 and s.decision == Decision("turn", A)
     do(s, "ability spitzel", "spitzel_column atk")
     assert texts(s) == {"spitzel_take atk:2 A04 hand", "spitzel_done"}
     do(s, "spitzel_take atk:2 A04 hand")
     assert s.atk[C] is None and s.hand_a[A].get("A04") == 1
-    assert s.atk[B] == ["A05", A, True, "me", "D02", ALL]
-    if pend_kind(s) == "spitzel_take":
+    assert s.atk[B] == AttackSlot("A05", A, True, "me", "D02", ALL)
+    if kind_of(s) == "spitzel_take":
         assert texts(s) == {"spitzel_done"}
         do(s, "spitzel_done")
     do(s, "disc none", "end_plays")
     advance(s)
     do(s, "disc none", "end_plays")
     advance(s)
-    assert s.pend == ("turn", C) and "disc protect" in texts(s)
+    assert s.decision == Decision("turn", C) and "disc protect" in texts(s)
 
 
 # ----------------------------------------------------------------------------- action cards (App. B)
@@ -828,11 +870,11 @@ def _me1_attack(card: str, defence: str = "", events: tuple[str, ...] = ()) -> t
         hand(s, B, defence)
     attack(s, B, card, A)
     ev: list[Event] = []
-    steps(s, ("me1", 0), ev=ev)
-    assert s.pend == ("defend", B)
+    steps(s, me(1), ev=ev)
+    assert s.decision == Decision("defend", B)
     do(s, f"defend {defence}" if defence else "no_defence", seat=B, ev=ev)
     advance(s, ev=ev)
-    assert s.pend == ("turn", A) and s.atk[B] is None
+    assert s.decision == Decision("turn", A) and s.atk[B] is None
     return s, ev
 
 
@@ -851,16 +893,16 @@ def test_attack_card_effect(card: str) -> None:
     else:
         assert s.vp[B] == 10 - 2 * stars and s.vp[A] == stars and s.chars[B] == ["P4"]
     if symbol != "badge":
-        assert [sl[0] for sl in s.fields[B][1]] == ["G2"]
+        assert [sl.card for sl in s.fields[B][1]] == ["G2"]
     assert money_count(s, A) == dollar
     assert s.disc_a[card] == 1
     # §8.3 step 6: the $ are drawn even if the effect finds nothing (B: no cards, no character)
     v = blank()
     attack(v, B, card, A)
-    steps(v, ("me1", 0))
+    steps(v, me(1))
     do(v, "no_defence", seat=B)
     advance(v)
-    assert v.pend == ("turn", A) and money_count(v, A) == dollar and v.atk[B] is None
+    assert v.decision == Decision("turn", A) and money_count(v, A) == dollar and v.atk[B] is None
     # eye: face up (now or at month end) only with the eye
     t = blank()
     set_row(t, 0, "P6")
@@ -892,8 +934,8 @@ def test_defence_card_covers(card: str) -> None:
         s = blank()
         hand(s, B, card)
         attack(s, B, attack_card, A)
-        steps(s, ("me1", 0))
-        assert s.pend == ("defend", B)
+        steps(s, me(1))
+        assert s.decision == Decision("defend", B)
         assert (f"defend {card}" in texts(s, B)) is (symbol in covers), (card, attack_card)
 
 
@@ -921,16 +963,16 @@ def test_defence_on_own_turn_and_immediate() -> None:
     hand(s, B, "D02", "D05")
     chars(s, C, "P4")
     do(s, "disc none", "play A05 hand atk:1 up me", "play A01 hand atk:2 up now")
-    assert s.pend == ("defend", C) and texts(s, C) == {"no_defence"}
+    assert s.decision == Decision("defend", C) and texts(s, C) == {"no_defence"}
     do(s, "no_defence", seat=C)
     advance(s)  # nothing to raid: the effect is void, A01 shows no $
-    assert s.atk[C] is None and s.pend == ("turn", A) and s.played == 2
+    assert s.atk[C] is None and s.decision == Decision("turn", A) and s.played == 2
     do(s, "end_plays")
     advance(s)
     do(s, "disc none")
     assert texts(s, B) >= {"play D02 hand atk:1", "play D05 hand atk:1"}
     do(s, "play D02 hand atk:1")
-    assert s.played == 1 and s.atk[B] == ["A05", A, True, "me", "D02", ALL]
+    assert s.played == 1 and s.atk[B] == AttackSlot("A05", A, True, "me", "D02", ALL)
     assert not any(w.startswith("play D05") for w in texts(s))  # at most one defence
 
 
@@ -940,7 +982,7 @@ def _tool_contest(card: str, b_money: tuple[str, ...]) -> MafiaState:
     set_row(s, 0, "P4")
     put(s, A, "k1", card, "T13")
     put(s, B, "k1", *b_money)
-    steps(s, ("column", 0, 0, -1))
+    steps(s, Task("column", column=0))
     advance(s)
     return s
 
@@ -962,7 +1004,7 @@ def test_tool_card(card: str) -> None:
     assert ("job_attempt" in texts(s)) is (dice > 0)
     if dice:
         do(s, "job_attempt")
-        rolls = [m for m in advance(s, *["roll 1"] * dice) if m[0] == "chance_roll"]
+        rolls = [m for m in advance(s, *["roll 1"] * dice) if m.kind == "chance_roll"]
         assert len(rolls) == dice and s.sitout[A] == 2
     # tag: a job whose tags it completes (with one partner card) is done without a roll
     if tag:
@@ -972,7 +1014,7 @@ def test_tool_card(card: str) -> None:
         set_job(s, job)
         put(s, A, "job", card, *([partner] if partner else []))
         do(s, "disc none", "end_plays", "job_attempt")
-        assert s.jobs_done[A] == [job] and s.pend[:2] == ("chance_draw", "M")
+        assert s.jobs_done[A] == [job] and kind_of(s) == "chance_draw" and pending(s).deck == "M"
     # fist: A (card + T13) ties B's money at 4 + fist and wins from the higher row; one more $ wins for B
     s = _tool_contest(card, MONEY_OF[4 + fist])
     assert s.chars[A] == ["P4"]
@@ -991,11 +1033,11 @@ def test_character_a_bonus() -> None:
         s = blank()
         set_row(s, 0, "P5")
         put(s, A, "k1", "G2")
-        steps(s, ("column", 0, 0, -1))
-        assert s.pend == ("a_draw", A) and texts(s, A) == {"a_draw yes", "a_draw no"}
+        steps(s, Task("column", column=0))
+        assert s.decision == Decision("a_draw", A) and texts(s, A) == {"a_draw yes", "a_draw no"}
         do(s, f"a_draw {answer}", seat=A)
         met = advance(s)
-        assert sum(s.hand_a[A].values()) == drawn and [m[1] for m in met] == ["A"] * drawn
+        assert sum(s.hand_a[A].values()) == drawn and [m.deck for m in met] == ["A"] * drawn
         assert s.chars[A] == ["P5"] and s.vp[A] == 0
 
 
@@ -1011,10 +1053,11 @@ def test_character_magnifier() -> None:
     set_row(s, 1, "P4")
     set_row(s, 2, "P6")
     set_row(s, 3, "S4")
-    steps(s, ("me4", 0))
+    steps(s, me(4))
     advance(s, "draw P2")
-    assert s.row[0] == "P2" and s.pend[0] == "discards" and s.actors == (A, C)
-    assert s.pneed == [3, 0, 2, 0]
+    assert s.row[0] == "P2" and kind_of(s) == "discards" and s.actors == (A, C)
+    assert s.must_discard == [3, 0, 2, 0]
+    assert check_commitments(GAME, s, 4, Random(2)) == 2  # A's and C's choices show nowhere else
     t = s.clone()
     do(s, "set_aside T01 hand", seat=A)
     do(t, "set_aside T05 hand", seat=A)
@@ -1025,7 +1068,7 @@ def test_character_magnifier() -> None:
     assert sum(s.hand_a[A].values()) == 6 and s.hand_m[A] == {"G1": 1, "G2": 1}
     assert sum(s.hand_a[B].values()) == 6 and sum(s.hand_a[C].values()) == 6
     assert s.disc_a == {"T01": 2, "T02": 1, "T11": 1, "T14": 1}
-    assert s.pend == ("turn", A)
+    assert s.decision == Decision("turn", A)
 
 
 def test_character_gift_and_set() -> None:
@@ -1034,10 +1077,10 @@ def test_character_gift_and_set() -> None:
     chars(s, A, "R4")
     set_row(s, 0, "W3")
     put(s, A, "k1", "G5")
-    steps(s, ("column", 0, 0, -1))
+    steps(s, Task("column", column=0))
     advance(s)
     assert s.vp[A] == 9 and s.sets[A] == ["Hollywood"]
-    GAME._check_sets(s, A, None)
+    engine.check_sets(s, A, None)
     assert s.vp[A] == 9
 
 
@@ -1064,7 +1107,7 @@ def test_event_ev01_bribe_minus_two() -> None:
     put(s, B, "k2", "G5")
     put(s, C, "k3", "G3", "G1")
     put(s, D, "k4", "G1")
-    steps(s, ("me3", 0))
+    steps(s, me(3))
     advance(s)
     assert s.chars == [[], [], ["W2"], ["B6"]]
     assert s.row[0] == "W8" and s.row[1] == "S2"
@@ -1083,7 +1126,7 @@ def test_event_ev02_badge_plus_two() -> None:
     set_row(s, 0, "P4")  # blackmail 4
     put(s, A, "k1", "A03", "T12")  # 2 + 2 = 4 (6 with +2)
     put(s, B, "k1", "G5")
-    steps(s, ("column", 0, 0, -1))
+    steps(s, Task("column", column=0))
     advance(s)
     assert s.chars[B] == ["P4"]
 
@@ -1131,7 +1174,7 @@ def test_event_ev07_charity_ball() -> None:
     s = with_events("EV07")
     set_row(s, 0, "W4")
     put(s, A, "k1", "G5")
-    steps(s, ("column", 0, 0, -1))
+    steps(s, Task("column", column=0))
     advance(s)
     assert s.chars[A] == ["W4"] and s.vp[A] == 4
 
@@ -1144,8 +1187,8 @@ def test_event_ev08_tax_audit() -> None:
     screen(s, A, "G1", "G1", "G3", "G3", "G5", "G5")  # 8
     screen(s, B, "G1", "G1", "G1", "G2", "G2", "G2")  # 6
     screen(s, C, "G1", "G1", "G1", "G2", "G2", "G2", "G3")  # 7
-    steps(s, ("me7",))
-    assert s.pend[0] == "discards" and s.actors == (A, C) and s.pneed == [2, 0, 1, 0]
+    steps(s, me(7))
+    assert kind_of(s) == "discards" and s.actors == (A, C) and s.must_discard == [2, 0, 1, 0]
     assert "set_aside G2 hand" in texts(s, A) and "set_aside G5 screen" in texts(s, A)
     t = s.clone()
     do(s, "set_aside G1 screen", seat=A)
@@ -1154,7 +1197,43 @@ def test_event_ev08_tax_audit() -> None:
     do(s, "set_aside G2 hand", seat=A)
     do(s, "set_aside G3 screen", seat=C)
     assert [money_count(s, q) for q in range(4)] == [6, 6, 6, 0]
-    assert s.disc_m == {"G1": 1, "G2": 1, "G3": 1} and s.pend == ("turn", A)
+    assert s.disc_m == {"G1": 1, "G2": 1, "G3": 1} and s.decision == Decision("turn", A)
+
+
+def test_event_ev08_commitments_stay_hidden_until_all_have_chosen() -> None:
+    """EV08 (§17 "hidden until all affected players have chosen"): whether A sets aside a money
+    card from his hand or from behind his screen changes nothing the others see — not the hand
+    and screen sizes — until C has chosen too; then both are applied and shown together."""
+    s = with_events("EV08")
+    hand(s, A, "G1", "G2")
+    screen(s, A, "G1", "G1", "G3", "G3", "G5", "G5")  # 8
+    screen(s, C, "G1", "G1", "G1", "G2", "G2", "G2", "G3")  # 7
+    steps(s, me(7))
+    assert check_commitments(GAME, s, 4, Random(1), samples=8) == 2  # the conformance check, A and C varied
+    sizes = (GAME.observe(s, None).public.hand_sizes, GAME.observe(s, None).public.screen_sizes)
+    t = s.clone()
+    ev_s: list[Event] = []
+    ev_t: list[Event] = []
+    do(s, "set_aside G2 hand", seat=A, ev=ev_s)
+    do(t, "set_aside G1 screen", seat=A, ev=ev_t)
+    for v in (B, C, D, None):
+        assert GAME.observe(s, v) == GAME.observe(t, v)
+        assert [e.for_viewer(v) for e in ev_s] == [e.for_viewer(v) for e in ev_t]
+    assert (GAME.observe(s, B).public.hand_sizes, GAME.observe(s, B).public.screen_sizes) == sizes
+    assert texts(s, C) == texts(t, C)
+    assert not any(e.reveal for e in ev_s)
+    # A's own view shows his commitment; his second choice cannot use the same card again
+    assert private(GAME.observe(s, A)).set_aside == (("G2", "hand"),)
+    assert "set_aside G2 hand" not in texts(s, A)
+    do(s, "set_aside G1 hand", seat=A)
+    do(t, "set_aside G1 screen", seat=A)
+    assert GAME.observe(s, B) == GAME.observe(t, B)  # C has not chosen yet
+    ev: list[Event] = []
+    do(s, "set_aside G3 screen", seat=C, ev=ev)
+    reveals = [e for e in ev if e.message.id == "ml.discards"]
+    assert [e.message.get("seat") for e in reveals] == [A, C] and all(e.reveal for e in reveals)
+    assert s.hand_m[A] == {} and s.screen[A] == {"G1": 2, "G3": 2, "G5": 2} and s.screen[C] == {"G1": 3, "G2": 3}
+    assert GAME.observe(s, B).public.hand_sizes[A] == 0 and GAME.observe(s, B).public.screen_sizes == (6, 0, 6, 0)
 
 
 def test_event_ev09_black_market() -> None:
@@ -1170,7 +1249,7 @@ def test_event_ev09_black_market() -> None:
     assert sum(s.hand_a[B].values()) == 3
     do(s, "end_plays")
     advance(s)
-    assert s.pend == ("turn", C) and not any(w.startswith("disc ashtray") for w in texts(s))
+    assert s.decision == Decision("turn", C) and not any(w.startswith("disc ashtray") for w in texts(s))
 
 
 def test_event_ev10_treachery() -> None:
@@ -1190,14 +1269,14 @@ def test_event_ev11_curfew() -> None:
     assert texts(s) == {"end_plays"} | {w for w in texts(s) if w.startswith("ability")}
     do(s, "end_plays")
     met = advance(s)
-    assert [m[1] for m in met] == ["A"]
+    assert [m.deck for m in met] == ["A"]
     s = with_events("EV11", families="orsini,moretti,rinaldi,lombardo")
     set_row(s, 0, "P4")
     hand(s, A, "T11", "T12", "T13")
     do(s, "ability grossoffensive", "disc none", "play T11 hand k1", "play T12 hand k1")
     assert not any(w.startswith("play") for w in texts(s))
     do(s, "end_plays")
-    assert advance(s) == [] and s.pend == ("turn", B)
+    assert advance(s) == [] and s.decision == Decision("turn", B)
 
 
 def test_event_ev12_campaign_donations() -> None:
@@ -1207,10 +1286,10 @@ def test_event_ev12_campaign_donations() -> None:
     _take(s.decks["E"], "EV12")
     s.next_events = ["EV12"]
     chars(s, B, "P4")
-    steps(s, ("me12",))
+    steps(s, me(12))
     met = advance(s)
     assert s.month == 3 and s.this_events == ["EV12"]
-    assert [m[2] for m in met] == [B, A, B, C, D]  # payday first
+    assert [m.seat for m in met] == [B, A, B, C, D]  # payday first
     assert [money_count(s, q) for q in range(4)] == [1, 2, 1, 1]
 
 
@@ -1220,10 +1299,10 @@ def test_event_ev13_street_fair() -> None:
     s.month = 5
     s.acquired = [2, 1, 0, 0]
     t = s.clone()
-    steps(s, ("me6",))
+    steps(s, me(6))
     assert s.vp == [10, 0, 0, 0]
     t.acquired = [2, 2, 0, 0]
-    steps(t, ("me6",))
+    steps(t, me(6))
     assert t.vp == [4, 4, 0, 0]
 
 
@@ -1270,7 +1349,7 @@ def test_ability_grossoffensive() -> None:
         do(s, w)
     assert not any(w.startswith("play") for w in texts(s))
     do(s, "end_plays")
-    assert advance(s) == [] and s.pend == ("turn", B) and s.ability_used[A]
+    assert advance(s) == [] and s.decision == Decision("turn", B) and s.ability_used[A]
     # after a first play, the ability is no longer offered
     t = blank(families="orsini,moretti,rinaldi,lombardo")
     set_row(t, 0, "P4")
@@ -1285,8 +1364,8 @@ def test_ability_familienbande() -> None:
     s = blank(families="moretti,barone,orsini,lombardo")
     set_row(s, 0, "P1")
     put(s, B, "k1", "G1")
-    steps(s, ("column", 0, 0, -1))
-    assert s.pend == ("family_ties", B)
+    steps(s, Task("column", column=0))
+    assert s.decision == Decision("family_ties", B, column="k1")
     do(s, "family_ties yes", seat=B)
     assert s.chars[B] == ["P1"] and s.ability_used[B]
     s = blank(families="moretti,barone,orsini,lombardo")
@@ -1294,11 +1373,11 @@ def test_ability_familienbande() -> None:
     put(s, A, "k1", "G5", "G1")
     put(s, B, "k1", "G3", "G3")
     t = s.clone()
-    steps(s, ("column", 0, 0, -1))
+    steps(s, Task("column", column=0))
     do(s, "family_ties no", seat=B)
     advance(s)
     assert s.chars[A] == ["P4"] and not s.ability_used[B]
-    steps(t, ("column", 0, 0, -1))
+    steps(t, Task("column", column=0))
     do(t, "family_ties yes", seat=B)
     advance(t)
     assert t.chars[B] == ["P4"] and money_count(t, A) == 2

@@ -1,12 +1,13 @@
 /* Don Carlo table drawing (board presenter). Plain ES2020, no modules, no libraries.
+ * Contract: window.TableroBoards["don-carlo"].render(root, payload, kit) (kit: boardkit.js).
  *
  * Draws from `payload.view` (tablero/games/doncarlo/view.py): the countries in play with
  * their accepted digit sums, majority points and agents (code + owner), who leads each
  * country, the viewer's own hand, every seat's hand size (known cards face up), deck size,
  * influence / bonus / country points / total, turn, blocked and out states, final ranks.
  *
- * A play's wire text is its code name ("0/1/4": ascending card values joined by "/"); the
- * code's digit sum selects the country whose accepted sums contain it (rules §3.1).
+ * A legal play is {kind: "play", code: "0/1/4", values: [0, 1, 4]}; the code's digit sum
+ * selects the country whose accepted sums (in the view) contain it (rules §3.1).
  */
 (function () {
   "use strict";
@@ -114,16 +115,11 @@
     },
   };
 
-  // Countries whose majority points are a reconstruction: api.data (data.py, reconstructed=True).
+  // Countries whose majority points are a reconstruction: kit.data (Game.table_data).
   let RECONSTRUCTED = new Set();
 
   const SVGNS = "http://www.w3.org/2000/svg";
-  const CODE_RE = /^[0-6](\/[0-6]){0,3}$/;
-
-  function fill(template, params) {
-    return String(template).replace(/\{(\w+)\}/g, (m, k) =>
-      (params && params[k] !== undefined ? String(params[k]) : m));
-  }
+  let fill = null;
 
   function el(tag, cls, text) {
     const e = document.createElement(tag);
@@ -149,21 +145,11 @@
     return s;
   }
 
-  function textColour(hex) {
-    const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex || "");
-    if (!m) return "#000";
-    const lin = (x) => {
-      const c = parseInt(x, 16) / 255;
-      return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
-    };
-    const lum = 0.2126 * lin(m[1]) + 0.7152 * lin(m[2]) + 0.0722 * lin(m[3]);
-    return lum > 0.22 ? "#111" : "#fff";
-  }
-
   function codeValues(text) {
     return text.split("/").map(Number);
   }
 
+  /* The bonus star of an agent on the table (a run +1, a triple +2), for the view's codes. */
   function codeBonus(vals) {
     if (vals.length !== 3) return 0;
     const v = vals.slice().sort((a, b) => a - b);
@@ -181,46 +167,9 @@
     return sums.join(", ");
   }
 
-  function onActivate(node, fn) {
-    node.addEventListener("click", (ev) => {
-      ev.preventDefault();
-      fn();
-    });
-    node.addEventListener("keydown", (ev) => {
-      if (ev.key === "Enter" || ev.key === " " || ev.key === "Spacebar") {
-        ev.preventDefault();
-        fn();
-      }
-    });
-  }
-
-  function makeClickable(node, label, texts, api) {
-    node.classList.add("clickable");
-    node.setAttribute("tabindex", "0");
-    node.setAttribute("role", "button");
-    node.setAttribute("aria-label", label);
-    onActivate(node, () => api.choose(texts.slice()));
-  }
-
-  function seatOf(api, payload, i) {
-    let s = null;
-    try {
-      s = api.seat(i);
-    } catch (e) {
-      s = null;
-    }
-    const raw = (payload.seats && payload.seats[i]) || {};
-    const letter = (s && s.letter) || raw.letter || String.fromCharCode(65 + i);
-    return {
-      name: (s && s.name) || raw.name || letter,
-      letter: letter,
-      colour: (s && s.colour) || raw.colour || "#999999",
-    };
-  }
-
   function seatStyle(node, seat) {
     node.style.setProperty("--dc-c", seat.colour);
-    node.style.setProperty("--dc-ct", textColour(seat.colour));
+    node.style.setProperty("--dc-ct", seat.ink);
   }
 
   function seatDisc(seat, cls) {
@@ -230,12 +179,6 @@
     return d;
   }
 
-  function seatChip(seat) {
-    const c = el("span", "dc-seatchip");
-    c.appendChild(seatDisc(seat));
-    c.appendChild(el("span", "dc-seatname", seat.name));
-    return c;
-  }
 
   /* One playing card. `value` null = face down. */
   function card(seat, value, size, extraCls) {
@@ -255,81 +198,45 @@
     return c;
   }
 
-  /* Find the agent sent last: the newest log line that is the play message of an agent. */
-  function findLast(view, log, api) {
-    if (!log || !log.length) return null;
-    const cands = [];
-    view.countries.forEach((c, ci) => {
-      let cname = c.id;
-      try {
-        cname = api.msg("dc.country." + c.id);
-      } catch (e) { /* keep id */ }
-      c.agents.forEach((a, k) => {
-        const seat = a[0];
-        const code = a[1];
-        const b = codeBonus(codeValues(code));
-        const country = { message: { id: "dc.country." + c.id, params: {} } };
-        const texts = new Set();
-        try {
-          texts.add(api.msg("dc.play", { seat: seat, code: code, country: country,
-            influence: k + 1, bonus: b }));
-          const bt = { message: { id: ["dc.bonus.none", "dc.bonus.run", "dc.bonus.triple"][b],
-            params: {} } };
-          texts.add(api.msg("dc.play.action", { code: code, country: country,
-            influence: k + 1, bonus_text: bt }));
-        } catch (e) { /* fall back to the token match below */ }
-        const esc = code.replace(/\//g, "\\/");
-        cands.push({ ci: ci, k: k, texts: texts, cname: cname,
-          re: new RegExp("(^|\\s)" + esc + "\\s") });
-      });
-    });
-    if (!cands.length) return null;
+  /* The agent sent last: the newest play line of the log ("dc.play": seat, code, country,
+   * influence = its place in the country's row), if that agent still stands there. */
+  function findLast(view, log) {
     for (let i = log.length - 1; i >= 0; i--) {
-      const t = log[i] && log[i].text;
-      if (!t) continue;
-      for (const c of cands) if (c.texts.has(t)) return c;
-    }
-    for (let i = log.length - 1; i >= 0; i--) {
-      const t = log[i] && log[i].text;
-      if (!t) continue;
-      for (const c of cands) if (t.indexOf(c.cname) >= 0 && c.re.test(t)) return c;
+      const m = log[i].msg;
+      if (!m || m.id !== "dc.play") continue;
+      const p = m.params || {};
+      const cid = p.country && p.country.message ? p.country.message.id.replace(/^dc\.country\./, "") : null;
+      const ci = view.countries.findIndex((c) => c.id === cid);
+      const k = p.influence - 1;
+      const a = ci >= 0 ? view.countries[ci].agents[k] : null;
+      return a && a[0] === p.seat && a[1] === p.code ? { ci, k } : null;
     }
     return null;
   }
 
-  function render(root, payload, api) {
-    RECONSTRUCTED = new Set((api.data && api.data.reconstructed) || []);
-    const lang = (api && api.lang) || payload.lang || "en";
-    const L = LABELS[lang] || LABELS.en;
-    const view = payload.view || {};
-    const n = view.players || (payload.seats ? payload.seats.length : 0);
+  function render(root, payload, kit) {
+    RECONSTRUCTED = new Set(kit.data.reconstructed || []);
+    fill = kit.fill;
+    const lang = kit.lang;
+    const L = kit.words(LABELS);
+    const view = kit.view;
+    const n = view.players || kit.seats.length;
     const seats = [];
-    for (let i = 0; i < n; i++) seats.push(seatOf(api, payload, i));
-    const viewer = payload.viewer === undefined ? view.viewer : payload.viewer;
+    for (let i = 0; i < n; i++) seats.push(kit.seat(i));
+    const viewer = kit.viewer;
     const over = view.phase === "over";
     const countries = view.countries || [];
-    const msg = (id, params, dflt) => {
-      try {
-        return api.msg(id, params);
-      } catch (e) {
-        return dflt === undefined ? id : dflt;
-      }
-    };
-    const cname = (c) => msg("dc.country." + c.id, undefined, c.id);
+    const cname = (c) => kit.msg("dc.country." + c.id, {}, c.id);
 
-    // Legal plays: code -> country index.
-    const legal = (payload.legal && payload.legal.length ? payload.legal : (api.legal || []));
-    const plays = [];
-    for (const m of legal) {
-      const t = m && typeof m.text === "string" ? m.text.trim() : "";
-      if (!CODE_RE.test(t)) continue;
-      const vals = codeValues(t);
+    // Legal plays, each with the country its digit sum goes to.
+    const plays = kit.moves({ kind: "play" }).map((m) => {
+      const vals = m.action.values;
       const sum = vals.reduce((a, b) => a + b, 0);
       const ci = countries.findIndex((c) => c.sums.indexOf(sum) >= 0);
-      plays.push({ text: m.text, vals: vals, ci: ci, bonus: codeBonus(vals) });
-    }
+      return { move: m, code: m.action.code, vals: vals, ci: ci, bonus: codeBonus(vals) };
+    });
 
-    const last = findLast(view, payload.log, api);
+    const last = findLast(view, kit.log);
 
     root.innerHTML = "";
     const wrap = el("div", "dc-wrap");
@@ -344,11 +251,11 @@
     const active = !over && view.phase !== "deal" && view.phase !== "start" &&
       typeof view.turn === "number" && view.turn >= 0 && view.turn < n;
     const myTurn = viewer !== null && viewer !== undefined &&
-      (payload.pending || []).indexOf(viewer) >= 0 && plays.length > 0;
+      kit.pending.indexOf(viewer) >= 0 && plays.length > 0;
     if (active) {
       const t = el("span", "dc-turn");
       t.appendChild(el("span", "dc-turn-label", L.turnOf));
-      t.appendChild(seatChip(seats[view.turn]));
+      t.appendChild(kit.chip(view.turn, { name: true }));
       status.appendChild(t);
     }
     if (myTurn) status.appendChild(el("span", "dc-yourturn", L.yourTurn));
@@ -364,7 +271,7 @@
         const w = el("span", "dc-winners");
         w.appendChild(svgIcon("crown", "dc-crown"));
         w.appendChild(el("span", null, win.length > 1 ? L.winners : L.winner));
-        win.forEach((i) => w.appendChild(seatChip(seats[i])));
+        win.forEach((i) => w.appendChild(kit.chip(i, { name: true })));
         status.appendChild(w);
       }
     }
@@ -432,7 +339,7 @@
       // agents, in the order sent
       const list = el("div", "dc-agents");
       c.agents.forEach((a, k) => {
-        const s = seats[a[0]] || seatOf(api, payload, a[0]);
+        const s = kit.seat(a[0]);
         const ag = el("span", "dc-agent");
         seatStyle(ag, s);
         ag.appendChild(el("span", "dc-agent-l", s.letter));
@@ -467,7 +374,7 @@
           seatStyle(g, vs);
           g.dataset.vals = p.vals.join(",");
           g.appendChild(el("span", "dc-agent-l", vs.letter));
-          g.appendChild(el("span", "dc-agent-code", p.text));
+          g.appendChild(el("span", "dc-agent-code", p.code));
           if (p.bonus) {
             const bb = el("span", "dc-agent-b");
             bb.appendChild(svgIcon("star"));
@@ -484,9 +391,8 @@
       }
 
       if (mine.length) {
-        const texts = mine.map((p) => p.text);
-        makeClickable(tile, fill(L.countryAria, { name: cname(c), n: texts.length,
-          codes: texts.join(", ") }), texts, api);
+        kit.place(tile, mine.map((p) => p.move), { label: fill(L.countryAria, { name: cname(c), n: mine.length,
+          codes: mine.map((p) => p.code).join(", ") }) });
         tile.dataset.vals = Array.from(new Set([].concat(...mine.map((p) => p.vals)))).join(",");
       }
       table.appendChild(tile);
@@ -512,8 +418,7 @@
         const c = card(seats[viewer], v, "big");
         c.dataset.v = String(v);
         if (uses.length) {
-          const texts = uses.map((p) => p.text);
-          makeClickable(c, fill(L.cardAria, { v: v, n: texts.length }), texts, api);
+          kit.place(c, uses.map((p) => p.move), { label: fill(L.cardAria, { v: v, n: uses.length }) });
           c.dataset.cis = Array.from(new Set(uses.map((p) => p.ci))).join(",");
         } else {
           c.setAttribute("aria-label", fill(L.cardAriaNone, { v: v }));

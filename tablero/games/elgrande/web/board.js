@@ -1,13 +1,14 @@
 /* El Grande — table drawing for the tablero web client.
  * Plain browser JavaScript (ES2020), no modules, no libraries.
- * Contract: window.TableroBoards["el-grande"].render(root, payload, api)
+ * Contract: window.TableroBoards["el-grande"].render(root, payload, kit) (kit: boardkit.js).
+ * Legal moves come as actions ({kind: "move", from: "galicia", owner: 1, to: "castillo"}:
+ * tablero/games/elgrande/actions.py, EGAction.to_json); a drawn place asks the kit for its own.
  */
 (function () {
   "use strict";
 
-  // ------------------------------------------------------------------ static game data
-  // (mirrors tablero/games/elgrande/data.py; printed on the physical components)
-  // Filled once from api.data (Game.table_data, built from tablero/games/elgrande/data.py).
+  // ------------------------------------------------------------------ fixed game data
+  // Filled once from kit.data (Game.table_data, built from tablero/games/elgrande/data.py).
   let REGIONS = [], AREAS = [], CASTILLO = 9, VALUES = [], CASTILLO_VALUES = [], TILES = [], CARD_IDS = [];
   let KING_CARD = -1, POWER_CAB = [], SCORING_ROUNDS = [];
   function loadData(d) {
@@ -179,78 +180,31 @@
   }
   function title(text) { return svg("title", null, [text]); }
   function fmt(s, a, b) { return s.replace("{a}", a).replace("{b}", b); }
-  function textColour(hex) {
-    const m = /^#?([0-9a-f]{6})$/i.exec(hex || "");
-    if (!m) return "#000";
-    const v = parseInt(m[1], 16);
-    const ch = [(v >> 16) & 255, (v >> 8) & 255, v & 255].map(function (c) {
-      c /= 255;
-      return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
-    });
-    const L = 0.2126 * ch[0] + 0.7152 * ch[1] + 0.0722 * ch[2];
-    return (L + 0.05) / 0.05 >= 1.05 / (L + 0.05) ? "#111" : "#fff";
-  }
   function polyPoints(ids) { return ids.map(function (k) { return P[k].join(","); }).join(" "); }
-
-  function makeClickable(node, texts, label, api, labelsByText) {
-    if (!texts || !texts.length) return false;
-    const cls = node.getAttribute("class") || "";
-    node.setAttribute("class", (cls + " clickable").trim());
-    node.setAttribute("tabindex", "0");
-    node.setAttribute("role", "button");
-    let aria = label;
-    if (texts.length === 1 && labelsByText[texts[0]]) aria = label + ": " + labelsByText[texts[0]];
-    node.setAttribute("aria-label", aria);
-    const go = function (ev) {
-      ev.preventDefault();
-      ev.stopPropagation();
-      api.choose(texts.slice());
-    };
-    node.addEventListener("click", go);
-    node.addEventListener("keydown", function (ev) {
-      if (ev.key === "Enter" || ev.key === " " || ev.key === "Spacebar") go(ev);
-    });
-    return true;
+  // every move that names this area in one of its arguments (a region or the Castillo)
+  function namesArea(id) {
+    return function (a) { return Object.keys(a).some(function (k) { return k !== "kind" && a[k] === id; }); };
   }
 
   // ------------------------------------------------------------------ renderer
-  function render(root, payload, api) {
-    loadData(api.data);
-    const lang = (api && api.lang) || payload.lang || "en";
-    const L = LABELS[lang] || LABELS.en;
-    const v = payload.view || {};
-    const n = v.players || (payload.seats || []).length;
-    const viewer = payload.viewer;
-    const legalList = (api && api.legal) || payload.legal || [];
-    const legal = legalList.map(function (l) { return l.text; });
-    const labelsByText = {};
-    legalList.forEach(function (l) { labelsByText[l.text] = l.label; });
-    const parsed = legal.map(function (t) { return { text: t, parts: t.split(" ") }; });
-
-    function seatInfo(i) {
-      let s = null;
-      try { s = api.seat(i); } catch (e) { s = null; }
-      const ps = (payload.seats || [])[i] || {};
-      s = s || {};
-      return {
-        name: s.name || ps.name || ("#" + (i + 1)),
-        letter: s.letter || ps.letter || String.fromCharCode(65 + i),
-        colour: s.colour || ps.colour || "#999"
-      };
-    }
+  function render(root, payload, kit) {
+    loadData(kit.data);
+    const lang = kit.lang;
+    const L = kit.words(LABELS);
+    const v = kit.view;
+    const n = v.players || kit.seats.length;
+    const viewer = kit.viewer;
     const seats = [];
-    for (let i = 0; i < n; i++) seats.push(seatInfo(i));
-    function msg(id, params) {
-      try { return api.msg(id, params || {}); } catch (e) { return id; }
-    }
+    for (let i = 0; i < n; i++) seats.push(kit.seat(i));
+    const msg = kit.msg;
     function areaName(i) { return i < 0 ? msg("eg.court") : msg("eg.area." + AREAS[i]); }
     function cardName(id) {
       const full = msg("eg.card." + id);
       return full.indexOf(id + " ") === 0 ? full.slice(id.length + 1) : full;
     }
-    function legalWhere(pred) { return parsed.filter(pred).map(function (p) { return p.text; }); }
 
     // -------------------------------------------------------------- last move
+    // v.last: [actor, wire text of the last action as this viewer sees it (Game.redact_action)]
     const last = Array.isArray(v.last) ? v.last : [-1, ""];
     const lastActor = last[0];
     const lastParts = String(last[1] || "").split(" ").filter(Boolean);
@@ -260,31 +214,6 @@
     let lastDest = -1, lastSeatInArea = -1;
     if (lastKind === "move" && lastParts.length === 4) { lastDest = AREAS.indexOf(lastParts[3]); lastSeatInArea = +lastParts[2]; }
     if ((lastKind === "place" || lastKind === "extra") && lastParts.length === 2) { lastDest = AREAS.indexOf(lastParts[1]); lastSeatInArea = lastActor; }
-
-    function describeLast() {
-      if (!lastKind) return "";
-      const k = lastKind, a = lastParts.slice(1);
-      const area = function (t) { return t === "court" ? msg("eg.court") : msg("eg.area." + t); };
-      if (lastActor < 0) {
-        if (k === "reveal") return msg("eg.chance.reveal", { card: msg("eg.card." + a[0]) });
-        if (k === "deal") return msg("eg.chance.deal", { area: area(a[0]) });
-        if (k === "start") return msg("eg.chance.start", { seat: +a[0] });
-        return last[1];
-      }
-      if (k === "disk" && !a.length) return msg("eg.disk.hidden", { seat: lastActor });
-      if (k === "take_back" && !a.length) return msg("eg.take_back.hidden", { seat: lastActor });
-      let p = {};
-      if (k === "power") p = { value: a[0], cab: POWER_CAB[+a[0]] };
-      else if (k === "intake") p = { count: a[0] };
-      else if (["intake_from", "place", "select", "extra", "score", "king", "grande", "disk", "return"].indexOf(k) >= 0) p = { area: area(a[0]) };
-      else if (k === "take") p = { card: msg("eg.card." + a[0]) };
-      else if (k === "select_opponent") p = { owner_seat: +a[0], area: area(a[1]) };
-      else if (k === "move") p = { owner_seat: +a[1], area: area(a[0]), to: area(a[2]) };
-      else if (k === "tile" || k === "move_tile") p = { tile: (TILES[+a[0]] || []).join("/"), area: area(a[1]) };
-      else if (k === "take_back") p = { value: a[0] };
-      const what = msg("eg.opt." + k, p);
-      return msg("eg.actor", { seat: lastActor, what: what });
-    }
 
     // -------------------------------------------------------------- root
     root.textContent = "";
@@ -331,15 +260,17 @@
       const phase = h("div", { class: "eg-phase" }, [
         h("span", { class: "eg-phase-name", text: (L.phases[v.phase] || v.phase) })
       ]);
-      const pend = payload.pending || [];
+      const pend = kit.pending;
       if (pend.length && v.phase !== "over") {
         const w = h("span", { class: "eg-waiting" }, [L.waiting + ": "]);
-        pend.forEach(function (p) { w.appendChild(seatTag(p, true)); });
+        pend.forEach(function (p) { w.appendChild(kit.chip(p, { name: true, cls: "eg-chip-small" })); });
         phase.appendChild(w);
       }
       head.appendChild(h("div", { class: "eg-head-row" }, [roundTxt, track]));
       head.appendChild(phase);
-      const lastText = describeLast();
+      // the log's lines of the newest entry, as this viewer was told them
+      const lastLines = kit.lastLines();
+      const lastText = lastLines.length ? lastLines[0].text : "";
       if (lastText) {
         head.appendChild(h("div", { class: "eg-lastline" }, [
           h("span", { class: "eg-lastmark", "aria-hidden": "true" }),
@@ -349,11 +280,8 @@
       return head;
     }
 
-    function seatTag(p, small) {
-      const s = seats[p] || { letter: "?", colour: "#999", name: "?" };
-      return h("span", { class: "eg-seattag" + (small ? " eg-small" : ""), style: { background: s.colour, color: textColour(s.colour) }, title: s.name },
-        [s.letter + (small ? " " + s.name : "")]);
-    }
+    // a seat chip (kit): the letter on the seat's colour, with the name where `named`
+    function seatTag(p, named) { return kit.chip(p, { name: !!named }); }
 
     // -------------------------------------------------------------- map
     function renderMap() {
@@ -429,16 +357,13 @@
           const pos = gridPos(k, present.length, lay.cols, lay.px, lay.py);
           const cx = pos[0], cy = pos[1];
           const pill = cabPill(cx, cy, p, cab[p][r], lastDest === r && lastSeatInArea === p);
-          const texts = legalWhere(function (q) {
-            return (q.parts[0] === "move" && q.parts[1] === id && q.parts[2] === String(p)) ||
-              (q.parts[0] === "select_opponent" && q.parts[1] === String(p) && q.parts[2] === id);
-          });
-          makeClickable(pill, texts, seats[p].name + " · " + areaName(r) + (texts.length > 1 ? " (" + texts.length + " " + L.moves + ")" : ""), api, labelsByText);
+          const ms = kit.moves([{ kind: "move", from: id, owner: p }, { kind: "select_opponent", owner: p, area: id }]);
+          kit.place(pill, ms, { label: seats[p].name + " · " + areaName(r) + (ms.length > 1 ? " (" + ms.length + " " + L.moves + ")" : "") });
           g.appendChild(pill);
         });
 
-        const texts = legalWhere(function (q) { return q.parts.slice(1).indexOf(id) >= 0; });
-        makeClickable(g, texts, areaName(r) + (texts.length > 1 ? " (" + texts.length + " " + L.moves + ")" : ""), api, labelsByText);
+        const ms = kit.moves(namesArea(id));
+        kit.place(g, ms, { label: areaName(r) + (ms.length > 1 ? " (" + ms.length + " " + L.moves + ")" : "") });
       });
 
       // Castillo
@@ -506,8 +431,8 @@
         t.appendChild(title(total + " " + L.cabs));
         g.appendChild(t);
       }
-      const texts = legalWhere(function (q) { return q.parts.slice(1).indexOf(id) >= 0; });
-      makeClickable(g, texts, areaName(CASTILLO) + (texts.length > 1 ? " (" + texts.length + " " + L.moves + ")" : ""), api, labelsByText);
+      const ms = kit.moves(namesArea(id));
+      kit.place(g, ms, { label: areaName(CASTILLO) + (ms.length > 1 ? " (" + ms.length + " " + L.moves + ")" : "") });
       return g;
     }
 
@@ -516,7 +441,7 @@
       const g = svg("g", { class: "eg-cab" + (isLast ? " last" : "") });
       if (isLast) g.appendChild(svg("rect", { x: x - 3, y: y - 3, width: PILL_W + 6, height: PILL_H + 6, rx: PILL_H / 2 + 3, class: "eg-cab-lastring" }));
       g.appendChild(svg("rect", { x: x, y: y, width: PILL_W, height: PILL_H, rx: PILL_H / 2, fill: s.colour, class: "eg-cab-bg" }));
-      g.appendChild(svg("text", { x: x + PILL_W / 2, y: y + PILL_H / 2 + 4.5, "text-anchor": "middle", class: "eg-cab-t", fill: textColour(s.colour) }, [s.letter + " " + count]));
+      g.appendChild(svg("text", { x: x + PILL_W / 2, y: y + PILL_H / 2 + 4.5, "text-anchor": "middle", class: "eg-cab-t", fill: s.ink }, [s.letter + " " + count]));
       g.appendChild(title(s.name + ": " + count + " " + L.cabs));
       return g;
     }
@@ -524,8 +449,8 @@
       const s = seats[p];
       const g = svg("g", { class: "eg-grande" + (isLast ? " last" : "") });
       g.appendChild(svg("rect", { x: x - 11, y: y - 11, width: 22, height: 22, rx: 3, fill: s.colour, class: "eg-grande-bg" }));
-      g.appendChild(svg("rect", { x: x - 7.5, y: y - 7.5, width: 15, height: 15, rx: 1.5, fill: "none", stroke: textColour(s.colour), "stroke-width": 1, opacity: 0.55 }));
-      g.appendChild(svg("text", { x: x, y: y + 4.5, "text-anchor": "middle", class: "eg-grande-t", fill: textColour(s.colour) }, [s.letter]));
+      g.appendChild(svg("rect", { x: x - 7.5, y: y - 7.5, width: 15, height: 15, rx: 1.5, fill: "none", stroke: s.ink, "stroke-width": 1, opacity: 0.55 }));
+      g.appendChild(svg("text", { x: x, y: y + 4.5, "text-anchor": "middle", class: "eg-grande-t", fill: s.ink }, [s.letter]));
       g.appendChild(title(L.grande + " " + s.name));
       return g;
     }
@@ -550,17 +475,14 @@
         g.appendChild(svg("text", { x: x, y: y + 4.5, "text-anchor": "middle", class: "eg-tile-t" }, [TILES[t].join(" · ")]));
       }
       g.appendChild(title(L.tile + " " + TILES[t].join("/")));
-      if (!onMap) {
-        const texts = legalWhere(function (q) { return (q.parts[0] === "tile" || q.parts[0] === "move_tile") && q.parts[1] === String(t); });
-        makeClickable(g, texts, L.tile + " " + TILES[t].join("/"), api, labelsByText);
-      }
+      if (!onMap) kit.place(g, [{ kind: "tile", tile: t }, { kind: "move_tile", tile: t }], { label: L.tile + " " + TILES[t].join("/") });
       return g;
     }
     function diskMarker(x, y, p, own) {
       const s = seats[p];
       const g = svg("g", { class: "eg-disk" + (own ? " eg-disk-own" : "") + (!own && v.phase === "disk" ? " eg-disk-old" : "") });
       g.appendChild(svg("circle", { cx: x, cy: y, r: 8, fill: s.colour, class: "eg-disk-bg" }));
-      g.appendChild(svg("text", { x: x, y: y + 3.5, "text-anchor": "middle", class: "eg-disk-t", fill: textColour(s.colour) }, [s.letter]));
+      g.appendChild(svg("text", { x: x, y: y + 3.5, "text-anchor": "middle", class: "eg-disk-t", fill: s.ink }, [s.letter]));
       g.appendChild(title(own ? L.yourDisk : (L.legendDisk + ": " + s.name)));
       return g;
     }
@@ -594,8 +516,7 @@
       const card = actionCard(id, false);
       card.classList.add("eg-card-current");
       if (lastKind === "take" && lastParts[1] === id) card.classList.add("last");
-      const texts = legalWhere(function (q) { return ["action_first", "do_action", "mode_all_out", "mode_extra"].indexOf(q.parts[0]) >= 0; });
-      makeClickable(card, texts, msg("eg.card." + id), api, labelsByText);
+      kit.place(card, [{ kind: "action_first" }, { kind: "do_action" }, { kind: "mode_all_out" }, { kind: "mode_extra" }], { label: msg("eg.card." + id) });
       const row = h("div", { class: "eg-current-row" }, [card]);
       const info = h("div", { class: "eg-current-info" });
       const ph = v.phase;
@@ -649,7 +570,7 @@
         if (id) {
           const card = actionCard(id, true);
           if (lastActor < 0 && lastKind === "reveal" && lastParts[1] === id) card.classList.add("last");
-          makeClickable(card, legal.filter(function (t) { return t === "take " + id; }), msg("eg.opt.take", { card: msg("eg.card." + id) }), api, labelsByText);
+          kit.place(card, { kind: "take", card: id }, { label: msg("eg.opt.take", { card: msg("eg.card." + id) }) });
           row.appendChild(card);
         } else {
           // slot empty: taken this round (during the turns) or nothing on offer
@@ -687,8 +608,7 @@
           h("span", { class: "eg-power-c", text: "▪" + POWER_CAB[val] })
         ]);
         if (lastActor === viewer && ((lastKind === "power" || lastKind === "take_back") && lastParts[1] === String(val))) el.classList.add("last");
-        const texts = legal.filter(function (t) { return t === "power " + val || t === "take_back " + val; });
-        makeClickable(el, texts, L.power + " " + val, api, labelsByText);
+        kit.place(el, [{ kind: "power", value: val }, { kind: "take_back", value: val }], { label: L.power + " " + val });
         row.appendChild(el);
       }
       sec.appendChild(row);
@@ -710,8 +630,7 @@
         });
         sec.appendChild(o);
       }
-      const pend = payload.pending || [];
-      for (let p = 0; p < n; p++) sec.appendChild(seatPanel(p, pend.indexOf(p) >= 0));
+      for (let p = 0; p < n; p++) sec.appendChild(seatPanel(p, seats[p].pending));
       return sec;
     }
 
@@ -720,19 +639,18 @@
       const isViewer = p === viewer;
       const panel = h("div", { class: "eg-seat" + (pending ? " eg-pending" : "") + (isViewer ? " eg-me" : "") + (p === lastActor ? " eg-lastactor" : ""), style: { borderColor: s.colour } });
       const head = h("div", { class: "eg-seat-head" });
-      head.appendChild(h("span", { class: "eg-seat-letter", style: { background: s.colour, color: textColour(s.colour) }, text: s.letter }));
+      head.appendChild(h("span", { class: "eg-seat-letter", style: { background: s.colour, color: s.ink }, text: s.letter }));
       head.appendChild(h("span", { class: "eg-seat-name", text: s.name + (isViewer ? " (" + L.you + ")" : "") }));
-      if (pending && v.phase !== "over") head.appendChild(h("span", { class: "eg-badge eg-badge-act", text: "▶ " + L.toAct }));
+      if (pending && v.phase !== "over") {
+        head.appendChild(h("span", { class: "eg-badge eg-badge-act" }, ["▶ " + L.toAct, s.thinking ? kit.dots() : null]));
+      }
       if (v.ranks && v.ranks[p]) head.appendChild(h("span", { class: "eg-badge eg-badge-rank" + (v.ranks[p] === 1 ? " eg-win" : ""), text: (v.ranks[p] === 1 ? "★ " : "") + v.ranks[p] + ". " + L.rank }));
       head.appendChild(h("span", { class: "eg-score", title: L.score }, [h("strong", { text: String((v.scores || [])[p] || 0) }), " " + L.score]));
       panel.appendChild(head);
 
       const stats = h("div", { class: "eg-stats" });
       const court = h("span", { class: "eg-stat eg-court" + (p === lastActor && (lastKind === "intake" || lastKind === "intake_from") ? " last" : "") }, [L.court + " ", h("strong", { text: String((v.court || [])[p]) })]);
-      if (isViewer) {
-        const texts = legal.filter(function (t) { return t === "return court" || t.indexOf("intake ") === 0; });
-        makeClickable(court, texts, L.court, api, labelsByText);
-      }
+      if (isViewer) kit.place(court, [{ kind: "return", from: "court" }, { kind: "intake" }], { label: L.court });
       stats.appendChild(court);
       stats.appendChild(h("span", { class: "eg-stat" }, [L.province + " ", h("strong", { text: String((v.province || [])[p]) })]));
       const gr = (v.grande || [])[p];
@@ -761,7 +679,7 @@
         const rounds = v.rounds || [];
         const vb = h("span", { class: "eg-badge eg-veto" + (p === lastActor && (lastKind === "veto" || lastKind === "allow") ? " last" : "") },
           [L.veto + (vetos.length > 1 ? " ×" + vetos.length : "") + " (" + L.round + " " + vetos.map(function (ri) { return rounds[ri] !== undefined ? rounds[ri] : ri + 1; }).join(", ") + ")"]);
-        if (isViewer) makeClickable(vb, legal.filter(function (t) { return t === "veto"; }), L.veto, api, labelsByText);
+        if (isViewer) kit.place(vb, { kind: "veto" }, { label: L.veto });
         badges.appendChild(vb);
       } else if (p === lastActor && lastKind === "veto") {
         badges.appendChild(h("span", { class: "eg-badge eg-veto eg-veto-used last", text: L.veto + " ✓" }));

@@ -1,12 +1,12 @@
 /* Mafia Legend: the table drawing ("board presenter") of the tablero web client.
- * Plain ES2020, no modules, no libraries. Contract: window.TableroBoards["mafia-legend"].render(root, payload, api).
- * Card data mirrors tablero/games/mafia/data.py (DATA_VERSION 2); card names keep the German names of the seeds.
+ * Plain ES2020, no modules, no libraries. Contract: window.TableroBoards["mafia-legend"].render(root, payload, kit)
+ * (kit: boardkit.js). Card names keep the German names of the seeds.
  */
 (function () {
   "use strict";
 
   // ------------------------------------------------------------------ card data
-  // Filled once from api.data (Game.table_data, built from tablero/games/mafia/data.py), so the
+  // Filled once from kit.data (Game.table_data, built from tablero/games/mafia/data.py), so the
   // board never keeps its own copy of the (R) card values.
   const ACT = {}, CHR = {}, JOB = {}, EVENTS = {}, MISSIONS = {}, MONEY = {};
   const POWERS = [];
@@ -84,7 +84,7 @@
       chooseEvent: "Choose the event to keep", eventBottom: "under the event deck",
       decks: "Decks", discards: "Discard piles", jobBottom: "under the job deck", charDiscard: "discarded characters",
       dice: "Dice", lastRoll: "last roll", sum: "sum", needs: "needs",
-      last: "Last move", chanceDraw: "a card is drawn", reveals: "Revealed at month end",
+      last: "Last move", reveals: "Revealed at month end",
       winners: "Game over — winner", noWinner: "Game over — nobody wins", over: "Game over",
       publicMoney: "money (hand / screen)", missionOf: "mission",
       backHand: "from hand", backScreen: "from screen (money)", faceDown: "face down", faceUp: "face up",
@@ -142,7 +142,7 @@
       chooseEvent: "Wähle das Ereignis, das du behältst", eventBottom: "unter dem Ereignisstapel",
       decks: "Stapel", discards: "Ablagestapel", jobBottom: "unter dem Jobstapel", charDiscard: "abgelegte Charaktere",
       dice: "Würfel", lastRoll: "letzter Wurf", sum: "Summe", needs: "braucht",
-      last: "Letzter Zug", chanceDraw: "eine Karte wird gezogen", reveals: "Aufgedeckt am Monatsende",
+      last: "Letzter Zug", reveals: "Aufgedeckt am Monatsende",
       winners: "Spielende — Sieger", noWinner: "Spielende — kein Sieger", over: "Spielende",
       publicMoney: "Geld (Hand / Schirm)", missionOf: "Auftrag",
       backHand: "von der Hand", backScreen: "vom Schirm (Geld)", faceDown: "verdeckt", faceUp: "offen",
@@ -188,12 +188,7 @@
   // ------------------------------------------------------------------ small helpers
   const esc = (s) => String(s == null ? "" : s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
   const r1 = (x) => Math.round(x * 10) / 10;
-  function textOn(hex) {
-    const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})/i.exec(hex || "");
-    if (!m) return "#111";
-    const [r, g, b] = [m[1], m[2], m[3]].map((h) => parseInt(h, 16));
-    return 0.299 * r + 0.587 * g + 0.114 * b > 140 ? "#111" : "#fff";
-  }
+  const textOn = (hex) => BoardKit.ink(hex);
   const CW = 0.6; // average glyph width per font size (generous, so text never overflows)
   const CWB = 0.68; // the same for bold text
   const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif';
@@ -299,64 +294,46 @@
   const sico = (name, x, y, size, color) => `<use href="#ml-i-${name}" x="${r1(x)}" y="${r1(y)}" width="${size}" height="${size}"${color ? ` color="${color}"` : ""}/>`;
 
   // ------------------------------------------------------------------ context
-  function makeCtx(payload, api, narrow, selKey) {
-    const v = payload.view || {};
-    const lang = api.lang || payload.lang || "en";
-    const L = LBL[lang] || LBL.en;
-    const legal = (api.legal || payload.legal || []).map((m) => (typeof m === "string" ? m : m.text));
+  // the view's public part, with the table as this seat sees it from its private part laid over
+  // (view.py: MafiaView.public / .private / .deciding)
+  function flatView(view) {
+    const pub = (view && view.public) || {};
+    const mine = view && view.private;
+    const v = Object.assign({}, pub, { deciding: (view && view.deciding) || {} });
+    v.to_act = v.deciding.to_act || [];
+    v.secret_discards = pub.set_aside_counts;
+    if (mine) {
+      for (const k of ["hand_actions", "hand_money", "screen", "mission", "atk", "grid", "event_bottom", "event_choice"]) v[k] = mine[k];
+      v.my_discards = (mine.set_aside || []).map(([c]) => [c, 1]);
+      if (mine.last_move) v.last = [pub.last[0], mine.last_move];
+    }
+    return v;
+  }
+  function makeCtx(payload, kit, narrow) {
+    const v = flatView(kit.view);
+    const legal = kit.legal;
     const cx = {
-      p: payload, v, api, L, lang, legal, toks: legal.map((t) => t.trim().split(/\s+/)), narrow,
-      viewer: payload.viewer == null ? null : payload.viewer, n: v.players || (payload.seats || []).length,
-      moves: [], pend: v.pend || [],
+      p: payload, v, kit, L: kit.words(LBL), lang: kit.lang, legal, narrow,
+      viewer: kit.viewer, n: v.players || kit.seats.length, dec: v.deciding,
     };
     cx.order = (v.order && v.order.length ? v.order : [...Array(cx.n).keys()]);
     cx.lastKeys = lastTargets(v);
     cx.toAct = new Set(v.to_act || []);
-    // a hand card picked on the board: targets then offer only the moves with that card
-    cx.selKey = null;
-    cx.sel = null;
-    if (selKey) {
-      const texts = selMoves(cx, selKey);
-      if (texts.length) { cx.selKey = selKey; cx.sel = new Set(texts); }
-    }
     return cx;
   }
-  function seat(cx, i) {
-    let s = null;
-    try { s = cx.api.seat ? cx.api.seat(i) : null; } catch (e) { s = null; }
-    const ps = (cx.p.seats || [])[i] || {};
-    s = s || {};
-    return { name: s.name || ps.name || "#" + (i + 1), letter: s.letter || ps.letter || String.fromCharCode(65 + i), colour: s.colour || ps.colour || "#888" };
-  }
-  function msg(cx, id, params) {
-    try {
-      const r = cx.api.msg ? cx.api.msg(id, params || {}) : id;
-      return r == null ? id : String(r);
-    } catch (e) { return id; }
-  }
-  const sel = (cx, pred) => cx.legal.filter((t, i) => pred(cx.toks[i]));
-  function reg(cx, texts) { cx.moves.push(texts); return cx.moves.length - 1; }
-  // attributes of a clickable element: {c: extra classes, a: attributes}
-  function clk(cx, texts, label) {
-    if (!texts || !texts.length) return { c: "", a: "" };
-    const i = reg(cx, texts);
-    return { c: " clickable", a: ` tabindex="0" role="button" aria-label="${esc(label)}" data-mi="${i}"` };
+  const seat = (cx, i) => cx.kit.seat(i);
+  const msg = (cx, id, params) => cx.kit.msg(id, params);
+  // the legal moves (entries of kit.legal) whose action ({kind, ...}: MLAction.to_json) fits
+  const sel = (cx, pred) => cx.legal.filter((m) => pred(m.action));
+  // a clickable element's {c: extra classes, a: attributes} (kit.placeAttrs)
+  function clk(cx, moves, label, pick) {
+    const k = cx.kit.placeAttrs(moves || [], { label, pick });
+    return { c: k.cls, a: k.attrs };
   }
   // a target (field, attack field, row card, job card): narrowed to the picked hand card when it fits
-  function tclk(cx, texts, label) {
-    if (cx.sel && texts.length) {
-      const only = texts.filter((t) => cx.sel.has(t));
-      if (only.length) {
-        const k = clk(cx, only, label);
-        return { c: k.c + " ml-target", a: k.a };
-      }
-    }
-    return clk(cx, texts, label);
-  }
-  function selMoves(cx, key) {
-    const [c, src] = key.split("|");
-    if (c in MONEY) return src === "screen" ? movesScreenMoney(cx, c) : movesHandMoney(cx, c);
-    return movesHandCard(cx, c);
+  function tclk(cx, moves, label) {
+    const k = cx.kit.placeAttrs(moves || [], { label, narrow: true });
+    return { c: k.cls, a: k.attrs };
   }
   const isLast = (cx, key) => cx.lastKeys.has(key);
 
@@ -385,83 +362,28 @@
 
   // ------------------------------------------------------------------ move selectors
   const JOBKINDS = ["job_attempt", "job_skip", "job_roll", "job_abandon"];
-  const movesHandCard = (cx, c) => sel(cx, (t) => ["play", "discard", "set_aside", "defend"].includes(t[0]) && t[1] === c && (t[0] === "defend" || t[2] === "hand"));
-  const movesHandMoney = (cx, g) => sel(cx, (t) => (["play", "set_aside", "discard"].includes(t[0]) && t[1] === g && t[2] === "hand") || (t[0] === "to_screen" && t[1] === g));
-  const movesScreenMoney = (cx, g) => sel(cx, (t) => (["play", "set_aside"].includes(t[0]) && t[1] === g && t[2] === "screen") || (t[0] === "to_hand" && t[1] === g));
+  const movesHandCard = (cx, c) => sel(cx, (a) => ["play", "discard", "set_aside", "defend"].includes(a.kind) && a.card === c && (a.kind === "defend" || a.source === "hand"));
+  const movesHandMoney = (cx, g) => sel(cx, (a) => (["play", "set_aside", "discard"].includes(a.kind) && a.card === g && a.source === "hand") || (a.kind === "to_screen" && a.card === g));
+  const movesScreenMoney = (cx, g) => sel(cx, (a) => (["play", "set_aside"].includes(a.kind) && a.card === g && a.source === "screen") || (a.kind === "to_hand" && a.card === g));
   function movesField(cx, q, f) {
     const me = q === cx.viewer;
-    return sel(cx, (t) => (me && t[0] === "play" && t[3] === f) || (me && t[0] === "spitzel_take" && t[1] === f) ||
-      (me && f === "job" && JOBKINDS.includes(t[0])) ||
-      (t[0] === "raid" && cx.pend[0] === "raid" && cx.pend[2] === q && t[1] === f));
+    return sel(cx, (a) => (me && a.kind === "play" && a.field === f) || (me && a.kind === "spitzel_take" && a.field === f) ||
+      (me && f === "job" && JOBKINDS.includes(a.kind)) ||
+      (a.kind === "raid" && cx.dec.kind === "raid" && cx.dec.target === q && a.field === f));
   }
   function movesAtk(cx, q) {
     const me = q === cx.viewer;
-    return sel(cx, (t) => (t[0] === "play" && t[3] === "atk:" + q) || (t[0] === "spitzel_take" && t[1] === "atk:" + q) ||
-      (me && ((t[0] === "disc" && t[1] === "protect") || t[0] === "defend" || t[0] === "no_defence" || t[0] === "guardian")));
+    return sel(cx, (a) => (a.kind === "play" && a.field === "atk:" + q) || (a.kind === "spitzel_take" && a.field === "atk:" + q) ||
+      (me && ((a.kind === "disc" && a.where === "protect") || a.kind === "defend" || a.kind === "no_defence" || a.kind === "guardian")));
   }
-  const movesSlot = (cx, k) => sel(cx, (t) => (t[0] === "play" && t[3] === "k" + k) || (t[0] === "spitzel_column" && t[1] === "k" + k));
-  const movesJob = (cx) => sel(cx, (t) => (t[0] === "play" && t[3] === "job") || JOBKINDS.includes(t[0]) || (t[0] === "spitzel_column" && t[1] === "job"));
+  const movesSlot = (cx, k) => sel(cx, (a) => (a.kind === "play" && a.field === "k" + k) || (a.kind === "spitzel_column" && a.column === "k" + k));
+  const movesJob = (cx) => sel(cx, (a) => (a.kind === "play" && a.field === "job") || JOBKINDS.includes(a.kind) || (a.kind === "spitzel_column" && a.column === "job"));
   function movesPlaque(cx, q, pos) {
     const me = q === cx.viewer;
-    return sel(cx, (t) => (t[0] === "politik" && +t[1] === pos + 1) || (me && (t[0] === "ability" || t[0] === "family_ties")));
+    return sel(cx, (a) => (a.kind === "politik" && a.position === pos + 1) || (me && (a.kind === "ability" || a.kind === "family_ties")));
   }
   function movesChar(cx, q, c) {
-    return sel(cx, (t) => (t[0] === "hit" && t[1] === c && cx.pend[0] === "hit" && cx.pend[2] === q) || (t[0] === "hand_over" && t[1] === c && q === cx.viewer));
-  }
-
-  // ------------------------------------------------------------------ move descriptions (mirrors text.py option_message)
-  function fieldLabel(f) { return f === "job" ? "job" : String(f).toUpperCase(); }
-  function optMsg(cx, t, player, pub) {
-    const k = t[0];
-    const card = (c) => cardName(c);
-    const m = (id, params) => msg(cx, id, params);
-    switch (k) {
-      case "family": return m("ml.o.family", { family: (FAM[t[1]] || { n: t[1] }).n });
-      case "disc": return m("ml.o.disc." + t[1]);
-      case "to_hand": case "to_screen": return pub || t.length < 2 ? m(`ml.o.${k}.hidden`) : m("ml.o." + k, { card: card(t[1]) });
-      case "play": {
-        const hidden = t.length === 3;
-        const c = hidden ? "?" : t[1];
-        const src = hidden ? t[1] : t[2];
-        const where = hidden ? t[2] : t[3];
-        if (where && where.startsWith("atk:")) {
-          const q = +where.slice(4);
-          if (q === player) return m("ml.o.defend", { card: card(c) });
-          if (t.length > 4) return m("ml.o.attack_up", { card: card(c), target_seat: q, timing: m("ml.o.timing." + t[5]) });
-          if (pub || hidden) return m("ml.o.attack_down.hidden", { target_seat: q });
-          return m("ml.o.attack_down", { card: card(c), target_seat: q });
-        }
-        const source = m("ml.o.src." + src);
-        if (pub || hidden) return m("ml.o.play_field.hidden", { source, field: fieldLabel(where) });
-        return m("ml.o.play_field", { card: card(c), source, field: fieldLabel(where) });
-      }
-      case "ability": return m("ml.o.ability." + t[1]);
-      case "guardian": case "family_ties": case "a_draw": return m(`ml.o.${k}.${t[1]}`);
-      case "spitzel_column": return m("ml.o.spitzel_column", { column: t[1] === "atk" ? "attack" : fieldLabel(t[1]) });
-      case "spitzel_take":
-        if (t.length < 4) return m("ml.o.spitzel_take.hidden", { field: t[1], to: m("ml.o.src." + t[2]) });
-        return m("ml.o.spitzel_take", { card: card(t[2]), field: t[1], to: m("ml.o.src." + t[3]) });
-      case "defend": case "hit": case "hand_over": case "choose_event": case "discard": return m("ml.o." + k, { card: card(t[1]) });
-      case "set_aside": return t.length < 2 ? m("ml.o.set_aside.hidden") : m("ml.o.set_aside", { card: card(t[1]) });
-      case "raid": return m("ml.o.raid", { field: fieldLabel(t[1]) });
-      case "reroll": return m("ml.o.reroll", { dice: (t[1] || "").split(",").map((i) => +i + 1).join(", ") });
-      case "politik": return m("ml.o.politik", { position: +t[1] });
-      default: return m("ml.o." + k);
-    }
-  }
-  function lastText(cx) {
-    const last = cx.v.last || [-1, ""];
-    const s = last[0];
-    const t = String(last[1] || "").trim().split(/\s+/);
-    if (!t[0]) return "";
-    if (s < 0) {
-      if (t[0] === "roll") return msg(cx, "ml.roll", { value: +t[1] });
-      if (t[0] === "start") return msg(cx, "ml.start", { seat: +t[1] });
-      if (t[0] === "draw") return t[1] ? msg(cx, "ml.o.chance_draw", { card: cardName(t[1]) }) : cx.L.chanceDraw;
-      return t.join(" ");
-    }
-    const what = optMsg(cx, t, s, s !== cx.viewer);
-    return s === cx.viewer ? what : msg(cx, "ml.actor", { seat: s, what });
+    return sel(cx, (a) => (a.kind === "hit" && a.card === c && cx.dec.kind === "hit" && cx.dec.target === q) || (a.kind === "hand_over" && a.card === c && q === cx.viewer));
   }
 
   // ------------------------------------------------------------------ titles (tooltips / aria)
@@ -938,7 +860,7 @@
     const mname = L.months[(v.month || 1) - 1] || "";
     g += `<text x="${r1(x + 8)}" y="${r1(y + (compact ? 16 : 22))}" font-size="${compact ? 12 : 15}" font-weight="800" class="ml-corner-t">${esc(mname)}</text>`;
     g += `<text x="${r1(x + 8)}" y="${r1(y + (compact ? 30 : 42))}" font-size="${compact ? 10 : 12}" class="ml-corner-s">${esc(L.month)} ${v.month}/12 · ${esc(L.phase)} ${v.phase}/3</text>`;
-    const ashMoves = sel(cx, (t) => t[0] === "disc" && t[1] && t[1].startsWith("ashtray"));
+    const ashMoves = sel(cx, (a) => a.kind === "disc" && String(a.where).startsWith("ashtray"));
     const cap = (v.this_events || []).includes("EV09") ? 2 : 1;
     const k = clk(cx, ashMoves, `${L.ashtray} ${v.ashtray}/${cap}`);
     let cls = "ml-ashtray" + k.c;
@@ -976,7 +898,7 @@
     const L = cx.L;
     const order = cx.order;
     const n = order.length;
-    const atkMoves = sel(cx, (t) => t[0] === "spitzel_column" && t[1] === "atk");
+    const atkMoves = sel(cx, (a) => a.kind === "spitzel_column" && a.column === "atk");
     let s = "";
     let W, H;
     if (!cx.narrow) {
@@ -1033,11 +955,7 @@
   }
 
   // ------------------------------------------------------------------ HTML pieces
-  function seatChip(cx, q, withName) {
-    const s = seat(cx, q);
-    return `<span class="ml-seat" style="--sc:${esc(s.colour)};--st:${textOn(s.colour)}" title="${esc(s.name)}">${esc(s.letter)}</span>` +
-      (withName ? ` <span class="ml-seatname">${esc(s.name)}</span>` : "");
-  }
+  const seatChip = (cx, q, withName) => cx.kit.chipHTML(q, { name: !!withName });
   function famChip(fam) {
     const f = FAM[fam];
     if (!f) return "";
@@ -1052,12 +970,8 @@
   function cardHTML(cx, c, count, moves, extraCls, label, selKey) {
     const L = cx.L;
     const kind = cardKind(c);
-    const k = clk(cx, moves, label || cardName(c));
-    if (k.c && selKey && moves.some((t) => t.startsWith("play "))) {
-      const on = cx.selKey === selKey;
-      k.a += ` data-sel="${esc(selKey)}" aria-pressed="${on}"`;
-      if (on) k.c += " ml-selected";
-    }
+    // a hand card with card plays is picked first (the targets then narrow to its moves)
+    const k = clk(cx, moves, label || cardName(c), selKey && moves.some((m) => m.action.kind === "play") ? selKey : undefined);
     let inner;
     if (kind === "money") {
       inner = `<div class="ml-c-top"><span>${esc(L.kinds.money)}</span></div><div class="ml-c-money">$${MONEY[c]}</div>`;
@@ -1103,8 +1017,8 @@
   function turnHTML(cx) {
     const v = cx.v;
     const L = cx.L;
-    const pend = cx.pend;
-    const kind = pend[0];
+    const dec = cx.dec;
+    const kind = dec.kind;
     const bits = [];
     if (v.over) return "";
     let what = "";
@@ -1112,16 +1026,15 @@
       what = L.steps[v.step] || "";
       if (v.step === 2) what += ` (${v.played}/${v.limit} ${L.played})`;
       if (v.grossoffensive) what += " · " + L.grossoffensive;
-    } else if (kind === "discards") what = L.pend[pend[2]] || L.pend.discards;
-    else if (kind === "chance_draw") what = `${L.pend.chance_draw} (${L.deckNames[pend[1]] || pend[1]})`;
+    } else if (kind === "discards") what = L.pend[dec.reason] || L.pend.discards;
+    else if (kind === "chance_draw") what = `${L.pend.chance_draw} (${L.deckNames[dec.deck] || dec.deck})`;
     else if (kind) what = L.pend[kind] || kind;
     const actors = [...cx.toAct];
     if (actors.length) bits.push(actors.map((q) => seatChip(cx, q, true)).join(" ") + (what ? ` <span class="ml-sep">—</span> <span class="ml-what">${esc(what)}</span>` : ""));
     else if (what) bits.push(`<span class="ml-what">${esc(what)}</span>`);
     // month-end stage
-    const me = (v.tasks || []).filter((t) => /^me\d+$/.test(t[0]));
-    if (me.length) {
-      const cur = me[me.length - 1][0].slice(2);
+    const cur = dec.month_end_step;
+    if (cur) {
       bits.push(`<span class="ml-me-stage">${esc(L.monthEnd)}: ${esc(L.me[cur] || "ME" + cur)}</span>`);
     }
     if (v.money_moved && (v.money_moved[0] || v.money_moved[1])) {
@@ -1131,12 +1044,12 @@
     return `<div class="ml-turn">${bits.map((b, i) => `<span class="ml-tb">${i ? "" : ico("play", "ml-turn-ic")}${b}</span>`).join("")}</div>`;
   }
 
+  // what just happened: the log's lines of the newest entry, as this viewer was told them
   function lastHTML(cx) {
-    const v = cx.v;
-    const t = lastText(cx);
-    if (!t) return "";
-    const s = (v.last || [-1])[0];
-    return `<div class="ml-last"><span class="ml-lbl">${esc(cx.L.last)}:</span> ${s >= 0 ? seatChip(cx, s) + " " : ""}<span>${esc(t)}</span></div>`;
+    const lines = cx.kit.lastLines();
+    if (!lines.length) return "";
+    const s = (cx.v.last || [-1])[0];
+    return `<div class="ml-last"><span class="ml-lbl">${esc(cx.L.last)}:</span> ${s >= 0 ? seatChip(cx, s) + " " : ""}<span>${esc(lines[0].text)}</span></div>`;
   }
 
   function overHTML(cx) {
@@ -1149,12 +1062,12 @@
   }
 
   function familyPickHTML(cx) {
-    if (cx.pend[0] !== "family") return "";
+    if (cx.dec.kind !== "family") return "";
     const v = cx.v;
     const L = cx.L;
     const tiles = FAMILY_IDS.map((f) => {
       const owner = (v.family || []).indexOf(f);
-      const moves = sel(cx, (t) => t[0] === "family" && t[1] === f);
+      const moves = sel(cx, (a) => a.kind === "family" && a.family === f);
       const fam = FAM[f];
       const k = clk(cx, moves, fam.n);
       return `<div class="ml-famtile${k.c}${owner >= 0 ? " ml-taken" : ""}"${k.a} style="--fc:${fam.col};--ft:${textOn(fam.col)}">` +
@@ -1195,7 +1108,7 @@
       const fam = (v.family || [])[q];
       const goal = v.goal || 50;
       const pct = Math.max(0, Math.min(100, Math.round(((v.vp || [])[q] || 0) * 100 / goal)));
-      const discMoves = q === cx.viewer ? sel(cx, (t) => t[0] === "disc") : [];
+      const discMoves = q === cx.viewer ? sel(cx, (a) => a.kind === "disc") : [];
       const dk = clk(cx, discMoves, `${L.discs}: ${v.discs[q]}`);
       let discs = "";
       for (let i = 0; i < (v.discs || [])[q]; i++) discs += `<span class="ml-disc" style="--sc:${esc(s.colour)}"></span>`;
@@ -1215,7 +1128,7 @@
       if (v.secret_discards && v.secret_discards[q]) stats.push(`<span class="ml-stat ml-warn">${v.secret_discards[q]} ${esc(L.setAside)}</span>`);
       if (v.variant === "advanced" && FAM[fam]) {
         const used = v.ability_used && v.ability_used[q];
-        const abMoves = q === cx.viewer ? sel(cx, (t) => t[0] === "ability" || t[0] === "family_ties") : [];
+        const abMoves = q === cx.viewer ? sel(cx, (a) => a.kind === "ability" || a.kind === "family_ties") : [];
         const ak = clk(cx, abMoves, FAM[fam].ab);
         stats.push(`<span class="ml-ability${used ? " ml-used" : ""}${ak.c}"${ak.a} title="${esc(L.ability)}: ${esc(used ? L.abilityUsed : L.abilityReady)}">${esc(FAM[fam].ab)}${used ? " ✓" : ""}</span>`);
       }
@@ -1263,7 +1176,7 @@
       let ev = `<div class="ml-evcol"><h4>${esc(L.thisMonth)}</h4>${(v.this_events || []).map((e) => eventCard(cx, e)).join("") || '<span class="ml-muted">—</span>'}</div>` +
         `<div class="ml-evcol"><h4>${esc(L.nextMonth)}</h4>${(v.next_events || []).map((e) => eventCard(cx, e)).join("") || '<span class="ml-muted">—</span>'}</div>`;
       if ((v.event_choice || []).length) {
-        ev += `<div class="ml-evcol ml-choose"><h4>${esc(L.chooseEvent)}</h4>${v.event_choice.map((e) => eventCard(cx, e, sel(cx, (t) => t[0] === "choose_event" && t[1] === e))).join("")}</div>`;
+        ev += `<div class="ml-evcol ml-choose"><h4>${esc(L.chooseEvent)}</h4>${v.event_choice.map((e) => eventCard(cx, e, sel(cx, (a) => a.kind === "choose_event" && a.card === e))).join("")}</div>`;
       }
       let foot = "";
       if ((v.events_out || []).length) foot += `<div class="ml-row ml-small"><span class="ml-lbl">${esc(L.eventsOut)}:</span> ${v.events_out.map((e) => `<span class="ml-chip" title="${esc(cardTitle(cx, e))}">${esc(e)} ${esc(EVENTS[e] || "")}</span>`).join("")}</div>`;
@@ -1272,7 +1185,7 @@
     }
     // dice
     if (part === "A" && (v.dice || []).length) {
-      const rerolls = (i) => sel(cx, (t) => t[0] === "reroll" && (t[1] || "").split(",").includes(String(i)));
+      const rerolls = (i) => sel(cx, (a) => a.kind === "reroll" && a.dice.includes(i));
       const dice = v.dice.map((d, i) => {
         const k = clk(cx, rerolls(i), `${L.dice} ${i + 1}: ${d}`);
         return `<span class="ml-die${k.c}"${k.a}>${d}</span>`;
@@ -1284,7 +1197,7 @@
     }
     if (part === "A") return parts.join("");
     // decks
-    const aMoves = sel(cx, (t) => t[0] === "a_draw");
+    const aMoves = sel(cx, (a) => a.kind === "a_draw");
     const decks = (v.deck_sizes || []).filter(([d, k]) => d !== "E" || v.variant === "advanced").filter(([d, k]) => d !== "X" || v.missions).map(([d, k]) => {
       const kk = d === "A" ? clk(cx, aMoves, `${L.deckNames[d]}: ${k}`) : { c: "", a: "" };
       return `<span class="ml-deck ml-deck-${d}${kk.c}${isLast(cx, "deck:" + d) ? " last" : ""}"${kk.a} title="${esc(L.deckNames[d] || d)}"><b>${k}</b><span>${esc(L.deckNames[d] || d)}</span></span>`;
@@ -1323,36 +1236,10 @@
       `<div class="ml-colB">${seatsHTML(cx)}${tableHTML(cx, "B")}</div></div>`;
   }
 
-  function fire(root, el) {
-    const st = root._ml;
-    if (!st || !st.cx) return;
-    const i = +el.getAttribute("data-mi");
-    const texts = st.cx.moves[i];
-    if (!texts || !texts.length) return;
-    const key = el.getAttribute("data-sel");
-    if (key) {
-      // a hand card: pick it (the targets then narrow to it), or put it back
-      const again = st.selKey === key;
-      st.selKey = again ? null : key;
-      if (!again && st.api && st.api.choose) st.api.choose(texts.slice());
-      if (root._ml === st) draw(root, st.payload, st.api, st.selKey);
-      return;
-    }
-    if (st.api && st.api.choose) st.api.choose(texts.slice());
-  }
-
+  // clicks and keys on places are the kit's (kit.placeAttrs); the board only redraws on resize
   function wire(root) {
     if (root._mlWired) return;
     root._mlWired = true;
-    root.addEventListener("click", (e) => {
-      const el = e.target && e.target.closest ? e.target.closest("[data-mi]") : null;
-      if (el && root.contains(el)) { e.preventDefault(); fire(root, el); }
-    });
-    root.addEventListener("keydown", (e) => {
-      if (e.key !== "Enter" && e.key !== " " && e.key !== "Spacebar") return;
-      const el = e.target && e.target.closest ? e.target.closest("[data-mi]") : null;
-      if (el && root.contains(el)) { e.preventDefault(); fire(root, el); }
-    });
     if (typeof ResizeObserver === "function") {
       const ro = new ResizeObserver(() => {
         const st = root._ml;
@@ -1363,7 +1250,7 @@
           requestAnimationFrame(() => {
             root._mlPending = false;
             const cur = root._ml;
-            if (cur && sizeKey(root) !== cur.size) draw(root, cur.payload, cur.api, cur.selKey);
+            if (cur && sizeKey(root) !== cur.size) draw(root, cur.payload, cur.kit);
           });
         }
       });
@@ -1375,42 +1262,29 @@
   function rootWidth(root) {
     return root.clientWidth || (root.getBoundingClientRect ? root.getBoundingClientRect().width : 0) || window.innerWidth || 1000;
   }
-  const isNarrow = (root) => rootWidth(root) < 640;
   // the board's layout: "n" (phone, transposed) or the width of the drawing in units
   function sizeKey(root) {
     const w = rootWidth(root);
     return w < 640 ? "n" : String(Math.max(800, Math.min(1000, Math.round(w / 25) * 25)));
   }
 
-  function draw(root, payload, api, selKey) {
+  function draw(root, payload, kit) {
     const size = sizeKey(root);
     const narrow = size === "n";
-    const cx = makeCtx(payload, api, narrow, selKey);
+    const cx = makeCtx(payload, kit, narrow);
     cx.boardW = narrow ? 420 : +size;
-    const focusedMi = root.contains(document.activeElement) && document.activeElement.getAttribute ? document.activeElement.getAttribute("aria-label") : null;
-    root._ml = { payload, api, narrow, size, width: rootWidth(root), cx, selKey: cx.selKey };
+    const focused = BoardKit.focusKey(root);
+    root._ml = { payload, kit, narrow, size, width: rootWidth(root) };
     root.innerHTML = `<div class="ml-board${narrow ? " ml-narrow" : ""}" lang="${esc(cx.lang)}">${build(cx)}</div>`;
-    if (focusedMi) {
-      // keep keyboard focus on the same element after a redraw where possible
-      const again = [...root.querySelectorAll("[data-mi]")].find((el) => el.getAttribute("aria-label") === focusedMi);
-      if (again && again.focus) again.focus();
-    }
+    BoardKit.refocus(root, focused);  // after a redraw on resize, keyboard focus stays where it was
   }
 
   window.TableroBoards = window.TableroBoards || {};
   window.TableroBoards["mafia-legend"] = {
-    render(root, payload, api) {
-      loadData(api.data);
+    render(root, payload, kit) {
+      loadData(kit.data);
       wire(root);
-      // keep a picked hand card only while the legal moves stay the same
-      const prev = root._ml;
-      let selKey = null;
-      if (prev && prev.selKey) {
-        const a = JSON.stringify((prev.payload && prev.payload.legal) || []);
-        const b = JSON.stringify((payload && payload.legal) || []);
-        if (a === b) selKey = prev.selKey;
-      }
-      draw(root, payload, api, selKey);
+      draw(root, payload, kit);
     },
   };
 })();
