@@ -178,6 +178,39 @@ def check_start_seat(value: object, players: int) -> object:
     raise ValueError(f"start_seat must be 'random' or a seat 0-{players - 1}")
 
 
+def resolve_options(game_id: str, min_players: int, max_players: int, specs: Sequence[OptionSpec],
+                    players: int, options: Mapping[str, object] | None = None) -> dict[str, Any]:
+    """A game's options for a player count: defaults filled in, text parsed, every value checked.
+
+    What ``Game.resolve_options`` does, as a function, for the parts of a game below its
+    façade (a scenario builder) that must read options exactly as the game does.
+    Raises :class:`TableroError` for a player count out of range, :class:`OptionError` else.
+    """
+    if not min_players <= players <= max_players:
+        raise TableroError(
+            f"{game_id} takes {min_players}-{max_players} players, not {players}", code=ErrorCode.PLAYERS,
+        )
+    by_name = {o.name: o for o in specs}
+    given = dict(options or {})
+    unknown = sorted(set(given) - set(by_name))
+    if unknown:
+        raise OptionError(f"unknown option {unknown[0]!r} for {game_id}; known: {', '.join(by_name) or 'none'}")
+    out: dict[str, Any] = {}
+    for name, spec in by_name.items():
+        value = given.get(name, spec.default)
+        try:
+            if isinstance(value, str) and not (spec.choices and value in spec.choices):
+                value = spec.parse(value)
+            if spec.choices and isinstance(value, str) and value not in spec.choices:
+                raise ValueError(f"choose one of {', '.join(spec.choices)}")
+            if spec.check is not None:
+                value = spec.check(value, players)
+        except (ValueError, TypeError) as exc:
+            raise OptionError(f"option {name}={given.get(name)!r}: {exc}") from exc
+        out[name] = value
+    return out
+
+
 class Game(ABC, Generic[S, A, V]):
     """Rules of one game. Stateless: all game data lives in the state."""
 
@@ -192,32 +225,7 @@ class Game(ABC, Generic[S, A, V]):
     # ----------------------------------------------------------------- setup
     def resolve_options(self, players: int, options: Mapping[str, object] | None = None) -> dict[str, Any]:
         """Defaults filled in, text values parsed, every value checked; raises OptionError."""
-        if not self.min_players <= players <= self.max_players:
-            raise TableroError(
-                f"{self.id} takes {self.min_players}-{self.max_players} players, not {players}",
-                code=ErrorCode.PLAYERS,
-            )
-        specs = {o.name: o for o in self.options}
-        given = dict(options or {})
-        unknown = sorted(set(given) - set(specs))
-        if unknown:
-            raise OptionError(
-                f"unknown option {unknown[0]!r} for {self.id}; known: {', '.join(specs) or 'none'}"
-            )
-        out: dict[str, Any] = {}
-        for name, spec in specs.items():
-            value = given.get(name, spec.default)
-            try:
-                if isinstance(value, str) and not (spec.choices and value in spec.choices):
-                    value = spec.parse(value)
-                if spec.choices and isinstance(value, str) and value not in spec.choices:
-                    raise ValueError(f"choose one of {', '.join(spec.choices)}")
-                if spec.check is not None:
-                    value = spec.check(value, players)
-            except (ValueError, TypeError) as exc:
-                raise OptionError(f"option {name}={given.get(name)!r}: {exc}") from exc
-            out[name] = value
-        return out
+        return resolve_options(self.id, self.min_players, self.max_players, self.options, players, options)
 
     @abstractmethod
     def new_initial_state(self, players: int, options: Mapping[str, object] | None = None) -> S:

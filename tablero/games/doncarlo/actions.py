@@ -15,11 +15,19 @@ from tablero.core.errors import ActionParseError
 from tablero.games.doncarlo.data import CODES, code_text
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Play:
-    """``PLAY(code)``: send an agent; ``code`` indexes ``data.CODES``. Wire text ``1/1/4``."""
+    """``PLAY(code)``: send an agent; ``code`` indexes ``data.CODES``. Wire text ``1/1/4``.
+
+    There is one object per code (``PLAYS``; copies and pickles come back as it), so equality
+    is identity: the core's legality check, a membership test in the tuple of legal plays,
+    compares no fields.
+    """
 
     code: int
+
+    def __reduce__(self) -> tuple[Any, tuple[int]]:
+        return interned_play, (self.code,)
 
     def to_text(self) -> str:
         return CODE_TEXTS[self.code]
@@ -73,6 +81,11 @@ PLAYS: Final = tuple(Play(i) for i in range(len(CODES)))
 DRAWS: Final = tuple(Draw(v) for v in range(7))
 STARTS: Final = tuple(StartSeat(s) for s in range(4))
 HIDDEN_DRAW: Final = HiddenDraw()
+
+
+def interned_play(code: int) -> Play:
+    """The one ``Play`` object of ``code``."""
+    return PLAYS[code]
 
 
 def parse(text: str) -> DonCarloAction:

@@ -23,8 +23,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
 
-from tablero.core.errors import ErrorCode, OptionError, TableroError
 from tablero.core.events import Event
+from tablero.core.protocol import resolve_options
 from tablero.games.doncarlo.actions import Play, parse
 from tablero.games.doncarlo.data import CODES, COUNTRY_INDEX, FAMILY_COUNTS, HAND_SIZE, code_text
 from tablero.games.doncarlo.engine import CODE_BONUS, CODE_COUNTRY, OPTIONS, POW5, begin_turn, new_state
@@ -43,30 +43,11 @@ def play(text: str) -> Play:
 
 
 def checked_options(players: int, options: Mapping[str, object] | None) -> dict[str, object]:
-    """``options`` with defaults filled in, each value read and checked by its option spec.
+    """``options`` read and checked by Don Carlo's option specs, as ``Game.resolve_options`` does.
 
-    The same specs as ``Game.resolve_options`` (the builder sits below the ``Game`` façade).
     Raises ``TableroError`` for a player count out of 2-4, ``OptionError`` for a bad option.
     """
-    if not 2 <= players <= 4:
-        raise TableroError(f"don-carlo takes 2-4 players, not {players}", code=ErrorCode.PLAYERS)
-    given = dict(options or {})
-    specs = {o.name: o for o in OPTIONS}
-    unknown = sorted(set(given) - set(specs))
-    if unknown:
-        raise OptionError(f"unknown option {unknown[0]!r} for don-carlo; known: {', '.join(specs)}")
-    out: dict[str, object] = {}
-    for name, spec in specs.items():
-        value = given.get(name, spec.default)
-        try:
-            if isinstance(value, str) and value not in spec.choices:
-                value = spec.parse(value)
-            if spec.check is not None:
-                value = spec.check(value, players)
-        except (ValueError, TypeError) as exc:
-            raise OptionError(f"option {name}={given.get(name)!r}: {exc}") from exc
-        out[name] = value
-    return out
+    return resolve_options("don-carlo", 2, 4, OPTIONS, players, options)
 
 
 def _counts(values: Iterable[int], what: str) -> list[int]:
