@@ -95,12 +95,14 @@ def test_greedy_prefers_the_crowded_country() -> None:
     """Same number of cards: the greedy bot sends "5" where three agents wait (+4), not "2" (+1)."""
     match = Match(GAME, ["greedy", "random", "random"], seed=3, options={"start_seat": "0"})
     view = match.view(0)
-    assert view.to_act == (0,)
+    assert view.deciding.to_act == (0,)
     countries = tuple(
         replace(c, agents=((1, "0/5"), (1, "1/4"), (1, "2/3"))) if c.id == "abrakadabria" else c
-        for c in view.countries
+        for c in view.public.countries
     )
-    view = replace(view, hand=(2, 5, 6, 6), countries=countries)
+    assert view.private is not None
+    view = replace(view, private=replace(view.private, hand=(2, 5, 6, 6)),
+                   public=replace(view.public, countries=countries))
     two, five = PLAYS[CODE_BY_TEXT["2"]], PLAYS[CODE_BY_TEXT["5"]]
     assert GreedyDonCarlo().choose(view, [two, five], Random(0)) == five
     assert GreedyDonCarlo().choose(view, [five, two], Random(0)) == five

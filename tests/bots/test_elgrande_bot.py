@@ -43,7 +43,7 @@ class Watched:
         # forced steps are applied by the driver, unless the rules always ask (always_asked)
         assert len(legal) >= 2 or GAME.always_asked(m.state, self.seat)
         self.calls += 1
-        self.phases.add(view.phase)
+        self.phases.add(view.deciding.phase)
         choice = self.inner.choose(view, legal, rng)
         assert choice in legal
         return choice

@@ -154,7 +154,8 @@ def test_invites_claim_once_and_seats_stay_apart(db_url: str) -> None:
             assert recv(ws)["code"] == "auth/token"
         with c.websocket_connect(f"/ws/{g['id']}") as spec:
             m = hello(spec, [])
-            assert (m["viewer"] is None and m["legal"] == [] and m["view"]["hand"] is None) or m["view"]["hand"] == []
+            assert ((m["viewer"] is None and m["legal"] == [] and m["view"]["private"] is None)
+                    or m["view"]["private"]["hand"] == [])
 
 
 def test_restart_resumes_where_the_game_stood(db_url: str) -> None:

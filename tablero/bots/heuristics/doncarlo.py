@@ -24,7 +24,7 @@ from random import Random
 
 from tablero.games.doncarlo.actions import Play
 from tablero.games.doncarlo.data import CODES, FAMILY_COUNTS, code_bonus, code_text
-from tablero.games.doncarlo.view import CountryView, DonCarloView
+from tablero.games.doncarlo.view import CountryView, DonCarloView, PublicView
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,42 +72,42 @@ class GreedyDonCarlo:
             raise ValueError("a bot was asked to choose from no legal actions")
         if len(legal) == 1:
             return legal[0]
-        seat = view.viewer
-        assert seat is not None and view.hand is not None, "greedy needs a seat's own view"
-        by_sum: dict[int, CountryView] = {s: c for c in view.countries for s in c.sums}
-        used = view.used_codes()
+        assert view.private is not None, "greedy needs a seat's own view"
+        seat, pub = view.private.seat, view.public
+        by_sum: dict[int, CountryView] = {s: c for c in pub.countries for s in c.sums}
+        used = pub.used_codes()
         hand = [0] * 7
-        for v in view.hand:
+        for v in view.private.hand:
             hand[v] += 1
         best: list[Play] = []
         best_value = float("-inf")
         for action in legal:
-            value = self._value(view, seat, action, by_sum, used, hand)
+            value = self._value(pub, seat, action, by_sum, used, hand)
             if value > best_value + 1e-9:
                 best, best_value = [action], value
             elif value > best_value - 1e-9:
                 best.append(action)
         return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
 
-    def _value(self, view: DonCarloView, seat: int, action: Play, by_sum: dict[int, CountryView],
+    def _value(self, pub: PublicView, seat: int, action: Play, by_sum: dict[int, CountryView],
                used: frozenset[str], hand: list[int]) -> float:
         w = self.w
         code = CODES[action.code]
         country = by_sum[sum(code)]
         gain = len(country.agents) + 1 + code_bonus(code)
-        counts = [0] * view.players
+        counts = [0] * pub.players
         for owner, _ in country.agents:
             counts[owner] += 1
-        before = _margin(_majority_points(counts, country.points, view.tie_rule), seat)
+        before = _margin(_majority_points(counts, country.points, pub.tie_rule), seat)
         counts[seat] += 1
-        after = _margin(_majority_points(counts, country.points, view.tie_rule), seat)
+        after = _margin(_majority_points(counts, country.points, pub.tie_rule), seat)
         cards = len(code)
         rest = hand[:]
         for v in code:
             rest[v] -= 1
         flex = _flexibility(rest, by_sum, used | {code_text(code)})
-        left = sum(view.deck_sizes) + sum(view.hand_sizes)
-        progress = 1.0 - left / (sum(FAMILY_COUNTS) * view.players)
+        left = sum(pub.deck_sizes) + sum(pub.hand_sizes)
+        progress = 1.0 - left / (sum(FAMILY_COUNTS) * pub.players)
         majority = w.majority + w.majority_late * progress
         return (w.gain * gain + majority * (after - before) - w.card * (cards - 1)
                 + w.flex * log1p(flex) + w.crowd * len(country.agents))

@@ -1,6 +1,6 @@
 """A greedy El Grande bot: one-ply evaluation of every legal action from the seat's view only.
 
-The bot copies the public counts of the view (caballeros per seat and area, courts,
+The bot copies the counts of the view's public part (caballeros per seat and area, courts,
 provinces, King, Grandes, tiles, scores) into a small board and judges a position by
 
     margin = my value - the best opponent's value
@@ -51,6 +51,7 @@ from tablero.games.elgrande.data import (
     TILES,
 )
 from tablero.games.elgrande.engine import ranks
+from tablero.games.elgrande.state import PICK_2F, PICK_2G, PICK_4C, PICK_GENERAL
 from tablero.games.elgrande.view import ElGrandeView
 
 REGION_IDX: Final = tuple(range(NUM_REGIONS))
@@ -98,8 +99,9 @@ class Board:
 
     @staticmethod
     def of(view: ElGrandeView) -> Board:
-        return Board(view.players, [list(r) for r in view.cab], list(view.court), list(view.province),
-                     view.king, list(view.grande), list(view.tiles), [float(x) for x in view.scores])
+        v = view.public
+        return Board(v.players, [list(r) for r in v.cab], list(v.court), list(v.province),
+                     v.king, list(v.grande), list(v.tiles), [float(x) for x in v.scores])
 
     def copy(self) -> Board:
         return Board(self.n, [r[:] for r in self.cab], self.court[:], self.province[:], self.king,
@@ -187,8 +189,8 @@ class GreedyElGrande:
         if len(legal) == 1:
             return legal[0]
         me = view.viewer
-        assert me is not None and view.hand is not None, "greedy needs a seat's own view"
-        handler = _HANDLERS.get(view.phase)
+        assert me is not None and view.private is not None, "greedy needs a seat's own view"
+        handler = _HANDLERS.get(view.deciding.phase)
         if handler is None:
             return legal[rng.randrange(len(legal))]
         ev = Evaluator(me, self.w)
@@ -510,7 +512,7 @@ class GreedyElGrande:
 
     def action_value(self, view: ElGrandeView, board: Board, ev: Evaluator) -> float:
         """Margin change of doing the taken card's action now (for DO_ACTION / SKIP_ACTION)."""
-        cid = CARD_IDS[view.card]
+        cid = CARD_IDS[view.deciding.card]
         b = board.copy()
         self.simulate_action(b, ev.me, cid)
         return ev.margin(b) - ev.margin(board) + (0.5 if cid == "4E" else 0.0)
@@ -535,15 +537,15 @@ def _power(bot: GreedyElGrande, view: ElGrandeView, b: Board, ev: Evaluator,
            legal: Sequence[EGAction]) -> list[float]:
     me = ev.me
     w = bot.w
-    played = [v for v in view.power_now if v]
-    rounds_left = len(view.rounds) - view.round_index
-    hand = sorted(view.hand or ())
+    played = [v for v in view.public.power_now if v]
+    rounds_left = len(view.public.rounds) - view.public.round_index
+    hand = sorted(view.private.hand if view.private is not None else ())
     out = []
     for a in legal:
         v = a.a
         gain = min(POWER_CABALLEROS[v], b.province[me])
         need = 1.0 if b.court[me] < 6 else 0.5
-        order = sum(1 for x in played if x < v) + (v / 13.0) * (view.players - 1 - len(played))
+        order = sum(1 for x in played if x < v) + (v / 13.0) * (view.public.players - 1 - len(played))
         # keep enough spread in the hand: playing a card away from the rest costs a little
         spare = len(hand) - rounds_left
         keep = 0.0 if spare > 0 else 0.2 * v
@@ -587,7 +589,7 @@ def _take(bot: GreedyElGrande, view: ElGrandeView, b: Board, ev: Evaluator,
 
 def _order(bot: GreedyElGrande, view: ElGrandeView, b: Board, ev: Evaluator,
            legal: Sequence[EGAction]) -> list[float]:
-    first = CARD_IDS[view.card] in _ACTION_FIRST
+    first = CARD_IDS[view.deciding.card] in _ACTION_FIRST
     return [1.0 if (a.kind == Kind.ACTION_FIRST) == first else 0.0 for a in legal]
 
 
@@ -612,11 +614,11 @@ def _place(bot: GreedyElGrande, view: ElGrandeView, b: Board, ev: Evaluator,
 def _veto(bot: GreedyElGrande, view: ElGrandeView, b: Board, ev: Evaluator,
           legal: Sequence[EGAction]) -> list[float]:
     me = ev.me
-    cid = CARD_IDS[view.card]
+    cid = CARD_IDS[view.deciding.card]
     c = b.copy()
-    bot.simulate_action(c, view.active, cid)
+    bot.simulate_action(c, view.deciding.active, cid)
     loss = ev.margin(b) - ev.margin(c)
-    expiring = bool(view.veto[me]) and min(view.veto[me]) < view.round_index
+    expiring = bool(view.public.veto[me]) and min(view.public.veto[me]) < view.public.round_index
     limit = bot.w.veto_loss_expiring if expiring else bot.w.veto_loss
     veto = loss >= limit
     return [1.0 if (a.kind == Kind.VETO) == veto else 0.0 for a in legal]
@@ -635,7 +637,7 @@ def _move(bot: GreedyElGrande, view: ElGrandeView, b: Board, ev: Evaluator,
 def _select(bot: GreedyElGrande, view: ElGrandeView, b: Board, ev: Evaluator,
             legal: Sequence[EGAction]) -> list[float]:
     me = ev.me
-    mode = view.move_mode
+    mode = view.deciding.move_mode
     out = []
     for a in legal:
         c = b.copy()
@@ -700,12 +702,12 @@ def _select_opponent(bot: GreedyElGrande, view: ElGrandeView, b: Board, ev: Eval
 def _disk(bot: GreedyElGrande, view: ElGrandeView, b: Board, ev: Evaluator,
           legal: Sequence[EGAction]) -> list[float]:
     me = ev.me
-    kind = view.pick_kind
+    kind = view.deciding.pick_kind
     out = []
     for a in legal:
         r = a.a
         c = b.copy()
-        if kind == 0:  # general scoring: my Castillo caballeros go to r (the court if the King's)
+        if kind == PICK_GENERAL:  # general scoring: my Castillo caballeros go to r (the court if the King's)
             x = c.cab[me][CASTILLO]
             c.cab[me][CASTILLO] = 0
             if r == c.king:
@@ -714,13 +716,14 @@ def _disk(bot: GreedyElGrande, view: ElGrandeView, b: Board, ev: Evaluator,
                 c.cab[me][r] += x
             for q in range(c.n):
                 c.cab[q][CASTILLO] = 0
-        elif kind in (1, 2):
-            x = min(2, c.cab[me][r]) if kind == 1 else c.cab[me][r]
+        elif kind in (PICK_2F, PICK_2G):
+            x = min(2, c.cab[me][r]) if kind == PICK_2F else c.cab[me][r]
             c.cab[me][r] -= x
             c.province[me] += x
-        elif kind == 3:
-            x = c.cab[me][view.sel]
-            c.cab[me][view.sel] = 0
+        elif kind == PICK_4C:
+            src = view.deciding.selected
+            x = c.cab[me][src]
+            c.cab[me][src] = 0
             c.cab[me][r] += x
         else:
             c.score_area(r)
@@ -739,7 +742,7 @@ def _tile(bot: GreedyElGrande, view: ElGrandeView, b: Board, ev: Evaluator,
 def _king(bot: GreedyElGrande, view: ElGrandeView, b: Board, ev: Evaluator,
           legal: Sequence[EGAction]) -> list[float]:
     me = ev.me
-    pending = CARD_TYPES[view.card].stack if view.action_first else 0
+    pending = CARD_TYPES[view.deciding.card].stack if view.deciding.action_first else 0
     out = []
     for a in legal:
         c = b.copy()

@@ -119,11 +119,13 @@ def _cards(values: tuple[int, ...] | list[int]) -> str:
 
 def render_view(view: DonCarloView, tr: Callable[[Message], str]) -> str:
     """A text picture of the table for the terminal (rich markup)."""
+    pub, dec = view.public, view.deciding
+    own = view.private.hand if view.private is not None else None
     lines: list[str] = []
     name = getattr(tr, "seat", lambda i: f"Seat {i + 1}")
     lines.append(f"[bold]{tr(Message('dc.ui.title'))}[/bold]   "
-                 f"{tr(Message('dc.ui.tie_rule', rule=view.tie_rule))}")
-    for c in view.countries:
+                 f"{tr(Message('dc.ui.tie_rule', rule=pub.tie_rule))}")
+    for c in pub.countries:
         r = Message("dc.ui.reconstructed") if _RECONSTRUCTED[c.id] else Message("dc.ui.empty")
         head = tr(Message("dc.ui.country", name=Message(f"dc.country.{c.id}"),
                           sums=",".join(str(x) for x in c.sums), points=c.points, r=r))
@@ -137,30 +139,30 @@ def render_view(view: DonCarloView, tr: Callable[[Message], str]) -> str:
         lines.append(f"  [bold]{head}[/bold]")
         lines.append(f"      {agents}")
     lines.append("")
-    for p in range(view.players):
+    for p in range(pub.players):
         colour = FAMILY_COLOURS[p]
-        marker = "▶" if p in view.to_act or (view.turn == p and view.phase != "over") else " "
-        shown = view.hands[p]
+        marker = "▶" if p in dec.to_act or (dec.turn == p and dec.phase != "over") else " "
+        shown = pub.hands[p]
         if shown is not None:
             hand = tr(Message("dc.ui.hand_public", hand=_cards(shown)))
-        elif view.viewer == p and view.hand is not None:
-            hand = tr(Message("dc.ui.hand_public", hand=_cards(view.hand)))
+        elif view.private is not None and view.private.seat == p:
+            hand = tr(Message("dc.ui.hand_public", hand=_cards(view.private.hand)))
         else:
-            hand = tr(Message("dc.ui.hand", size=view.hand_sizes[p], known=_cards(view.known[p])))
+            hand = tr(Message("dc.ui.hand", size=pub.hand_sizes[p], known=_cards(pub.known[p])))
         status = ""
-        if view.out[p]:
+        if pub.out[p]:
             status = f" [dim]{tr(Message('dc.ui.out'))}[/dim]"
-        elif view.blocked == p:
+        elif dec.blocked == p:
             status = f" [red]{tr(Message('dc.ui.blocked'))}[/red]"
-        score = tr(Message("dc.ui.score", total=view.scores[p], influence=view.influence[p],
-                           bonus=view.bonus[p], countries=view.country_points[p]))
+        score = tr(Message("dc.ui.score", total=pub.scores[p], influence=pub.influence[p],
+                           bonus=pub.bonus[p], countries=pub.country_points[p]))
         lines.append(f"{marker} [bold {colour}]■ {name(p)}[/bold {colour}]  {score}{status}")
-        lines.append(f"      {hand}  {tr(Message('dc.ui.deck', size=view.deck_sizes[p]))}")
-    if view.hand is not None and view.phase != "over":
+        lines.append(f"      {hand}  {tr(Message('dc.ui.deck', size=pub.deck_sizes[p]))}")
+    if own is not None and dec.phase != "over":
         lines.append("")
-        lines.append(f"[bold]{tr(Message('dc.ui.your_hand', hand=_cards(view.hand)))}[/bold]")
-    if view.ranks is not None:
-        ranks = ", ".join(f"{r}. {name(p)}" for p, r in sorted(enumerate(view.ranks), key=lambda x: x[1]))
+        lines.append(f"[bold]{tr(Message('dc.ui.your_hand', hand=_cards(own)))}[/bold]")
+    if pub.ranks is not None:
+        ranks = ", ".join(f"{r}. {name(p)}" for p, r in sorted(enumerate(pub.ranks), key=lambda x: x[1]))
         lines.append("")
         lines.append(f"[bold]{tr(Message('dc.ui.over', ranks=ranks))}[/bold]")
     return "\n".join(lines)

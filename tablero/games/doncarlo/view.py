@@ -1,14 +1,22 @@
 """What a seat may know (§9), and sampling a full state consistent with it.
 
-The view is built field by field from what the viewer may see (an allow-list): the
-viewer's own hand; for every seat the hand size, deck size and the known multiset K;
-everything on the table. A spectator sees what every seat sees of the others. At the end
-of the game every hand is public (§6).
+A :class:`DonCarloView` has three parts, each built field by field from what the viewer may
+see (an allow-list):
+
+* ``public`` (:class:`PublicView`): what every seat and every spectator sees — the same for
+  all viewers of a state. The countries in play with their agents, every seat's influence,
+  bonus, country points and score, hand size, deck size and known multiset K, who is out, the
+  options (tie rule, start seat); at the end of the game every hand (§6) and the ranks.
+* ``private`` (:class:`PrivateView`, ``None`` for spectators): the seat's own hand.
+* ``deciding`` (:class:`Deciding`): who decides what now — the phase, the active seat, who
+  is to act and whether a blocked turn is under way.
+
+A spectator sees what every seat sees of the others.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from random import Random
 from typing import Any, Final
 
@@ -27,89 +35,105 @@ MAX_TRIES: Final = 1000
 class CountryView:
     id: str
     sums: tuple[int, ...]
+    """The digit sums the country accepts, ascending."""
     points: int
-    agents: tuple[tuple[int, str], ...]  # (seat, code) in the order sent
+    """Majority points."""
+    agents: tuple[tuple[int, str], ...]
+    """(seat, code) in the order sent."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PublicView:
+    """What every viewer of a state sees alike (per-seat tuples are indexed by seat)."""
+
+    players: int
+    start_seat: int
+    """The seat that started; -1 until known."""
+    start_option: int | None
+    """The ``start_seat`` option (None = random)."""
+    tie_rule: str
+    """The ``majority_tie`` option."""
+    countries: tuple[CountryView, ...]
+    """The countries in play, by ascending sums."""
+    influence: tuple[int, ...]
+    bonus: tuple[int, ...]
+    country_points: tuple[int, ...]
+    """Majority points scored (at the end)."""
+    scores: tuple[int, ...]
+    """Influence + bonus + country points."""
+    hand_sizes: tuple[int, ...]
+    deck_sizes: tuple[int, ...]
+    known: tuple[tuple[int, ...], ...]
+    """K, the known part of each hand (sorted values, §5.3)."""
+    hands: tuple[tuple[int, ...] | None, ...]
+    """Each whole hand where it is public (at the end, §6), else None."""
+    out: tuple[bool, ...]
+    ranks: tuple[int, ...] | None
+    """Shared ranks (1, 1, 3) at the end, else None."""
+
+    def used_codes(self) -> frozenset[str]:
+        """The codes of every agent on the table (no family may send them again)."""
+        return frozenset(code for c in self.countries for _, code in c.agents)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PrivateView:
+    """What only the seat itself knows."""
+
+    seat: int
+    hand: tuple[int, ...]
+    """The seat's own hand (sorted values)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Deciding:
+    """Who decides what now, as every viewer may know it."""
+
+    phase: str
+    """``state.PHASE_NAMES``: deal, start, play, refill, blocked_draw or over."""
+    turn: int
+    """The active seat (while dealing: the seat being dealt to)."""
+    to_act: tuple[int, ...]
+    """The seats (or chance) to act now."""
+    blocked: int | None
+    """The active seat while his blocked turn (open draws, §5.3) is under way, else None."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DonCarloView:
     viewer: int | None
-    players: int
-    phase: str
-    turn: int
-    to_act: tuple[int, ...]
-    start_seat: int  # -1 until known
-    start_option: int | None  # the start_seat option (None = random)
-    hand: tuple[int, ...] | None  # the viewer's own hand (sorted values); None for spectators
-    hands: tuple[tuple[int, ...] | None, ...]  # per seat: the whole hand where public (end), else None
-    known: tuple[tuple[int, ...], ...]  # per seat: K, the known part of his hand
-    hand_sizes: tuple[int, ...]
-    deck_sizes: tuple[int, ...]
-    countries: tuple[CountryView, ...]  # in play, ascending sums
-    influence: tuple[int, ...]
-    bonus: tuple[int, ...]
-    country_points: tuple[int, ...]
-    scores: tuple[int, ...]
-    out: tuple[bool, ...]
-    blocked: int | None  # the active seat while his blocked turn is under way
-    tie_rule: str
-    ranks: tuple[int, ...] | None
+    public: PublicView
+    private: PrivateView | None
+    """None for a spectator."""
+    deciding: Deciding
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "viewer": self.viewer,
-            "players": self.players,
-            "phase": self.phase,
-            "turn": self.turn,
-            "to_act": list(self.to_act),
-            "start_seat": self.start_seat,
-            "start_option": self.start_option,
-            "hand": None if self.hand is None else list(self.hand),
-            "hands": [None if h is None else list(h) for h in self.hands],
-            "known": [list(k) for k in self.known],
-            "hand_sizes": list(self.hand_sizes),
-            "deck_sizes": list(self.deck_sizes),
-            "countries": [
-                {"id": c.id, "sums": list(c.sums), "points": c.points,
-                 "agents": [[s, code] for s, code in c.agents]}
-                for c in self.countries
-            ],
-            "influence": list(self.influence),
-            "bonus": list(self.bonus),
-            "country_points": list(self.country_points),
-            "scores": list(self.scores),
-            "out": list(self.out),
-            "blocked": self.blocked,
-            "tie_rule": self.tie_rule,
-            "ranks": None if self.ranks is None else list(self.ranks),
-        }
+        return {"viewer": self.viewer, "public": _json(self.public),
+                "private": None if self.private is None else _json(self.private),
+                "deciding": _json(self.deciding)}
 
-    def used_codes(self) -> frozenset[str]:
-        return frozenset(code for c in self.countries for _, code in c.agents)
+
+def _json(v: Any) -> Any:
+    if isinstance(v, tuple):
+        return [_json(x) for x in v]
+    if isinstance(v, (PublicView, PrivateView, Deciding, CountryView)):
+        return {f.name: _json(getattr(v, f.name)) for f in fields(v)}
+    return v
 
 
 def observe_state(s: DonCarloState, viewer: int | None) -> DonCarloView:
     """What ``viewer`` (a seat, or None for a spectator) may know of ``s`` (§9)."""
     over = s.phase == OVER
     n = s.n
-    own = viewer is not None and 0 <= viewer < n
     scores = tuple(s.score(p) for p in range(n))
     ranks = None
     if over:
         ranks = tuple(1 + sum(1 for o in scores if o > x) for x in scores)
-    return DonCarloView(
-        viewer=viewer,
+    public = PublicView(
         players=n,
-        phase=PHASE_NAMES[s.phase],
-        turn=s.turn,
-        to_act=s.actors,
         start_seat=s.start_seat,
         start_option=s.start_option,
-        hand=hand_values(s.hand[viewer]) if own and viewer is not None else None,
-        hands=tuple(hand_values(s.hand[p]) if over else None for p in range(n)),
-        known=tuple(hand_values(k) for k in s.known),
-        hand_sizes=tuple(s.hand_size),
-        deck_sizes=tuple(s.deck_size),
+        tie_rule=s.tie_rule,
         countries=tuple(
             CountryView(
                 id=COUNTRIES[c].id,
@@ -123,11 +147,23 @@ def observe_state(s: DonCarloState, viewer: int | None) -> DonCarloView:
         bonus=tuple(s.bonus),
         country_points=tuple(s.country_points),
         scores=scores,
+        hand_sizes=tuple(s.hand_size),
+        deck_sizes=tuple(s.deck_size),
+        known=tuple(hand_values(k) for k in s.known),
+        hands=tuple(hand_values(s.hand[p]) if over else None for p in range(n)),
         out=tuple(s.out),
-        blocked=s.turn if s.blocked else None,
-        tie_rule=s.tie_rule,
         ranks=ranks,
     )
+    private = None
+    if viewer is not None and 0 <= viewer < n:
+        private = PrivateView(seat=viewer, hand=hand_values(s.hand[viewer]))
+    deciding = Deciding(
+        phase=PHASE_NAMES[s.phase],
+        turn=s.turn,
+        to_act=s.actors,
+        blocked=s.turn if s.blocked else None,
+    )
+    return DonCarloView(viewer=viewer, public=public, private=private, deciding=deciding)
 
 
 def _counts(values: tuple[int, ...]) -> list[int]:
@@ -145,24 +181,26 @@ def determinize_view(view: DonCarloView, viewer: int, rng: Random) -> DonCarloSt
     drawn at random from the rest of that family. An active player in the PLAY phase must hold
     a legal code, so his hand is resampled until it does.
     """
+    pub, dec = view.public, view.deciding
+    own = view.private.hand if view.private is not None and view.private.seat == viewer else None
     options = {
-        "start_seat": "random" if view.start_option is None else view.start_option,
-        "country_points": {**DEFAULT_POINTS, **{c.id: c.points for c in view.countries}},
-        "majority_tie": view.tie_rule,
+        "start_seat": "random" if pub.start_option is None else pub.start_option,
+        "country_points": {**DEFAULT_POINTS, **{c.id: c.points for c in pub.countries}},
+        "majority_tie": pub.tie_rule,
     }
-    s = new_state(view.players, options)
-    n = view.players
-    s.phase = PHASE_NAMES.index(view.phase)
-    s.turn = view.turn
-    s.start_seat = view.start_seat
-    s.actors = view.to_act
-    s.blocked = view.blocked is not None
-    s.influence = list(view.influence)
-    s.bonus = list(view.bonus)
-    s.country_points = list(view.country_points)
-    s.out = list(view.out)
+    s = new_state(pub.players, options)
+    n = pub.players
+    s.phase = PHASE_NAMES.index(dec.phase)
+    s.turn = dec.turn
+    s.start_seat = pub.start_seat
+    s.actors = dec.to_act
+    s.blocked = dec.blocked is not None
+    s.influence = list(pub.influence)
+    s.bonus = list(pub.bonus)
+    s.country_points = list(pub.country_points)
+    s.out = list(pub.out)
     played = [[0] * 7 for _ in range(n)]
-    for cv in view.countries:
+    for cv in pub.countries:
         ci = COUNTRY_INDEX[cv.id]
         for seat, code in cv.agents:
             idx = CODE_BY_TEXT[code]
@@ -171,19 +209,19 @@ def determinize_view(view: DonCarloView, viewer: int, rng: Random) -> DonCarloSt
             s.plays += 1
             for v in CODES[idx]:
                 played[seat][v] += 1
-    s.known = [_counts(k) for k in view.known]
+    s.known = [_counts(k) for k in pub.known]
     for _ in range(MAX_TRIES):
         for p in range(n):
             rest = [FAMILY_COUNTS[v] - played[p][v] for v in range(7)]
-            shown = view.hands[p]
-            if p == viewer and view.hand is not None:
-                hand = _counts(view.hand)
+            shown = pub.hands[p]
+            if p == viewer and own is not None:
+                hand = _counts(own)
             elif shown is not None:
                 hand = _counts(shown)
             else:
                 hand = s.known[p][:]
                 pool = [v for v in range(7) for _ in range(rest[v] - hand[v])]
-                hidden = view.hand_sizes[p] - sum(hand)
+                hidden = pub.hand_sizes[p] - sum(hand)
                 for v in rng.sample(pool, hidden):
                     hand[v] += 1
             s.hand[p] = hand

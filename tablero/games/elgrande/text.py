@@ -278,68 +278,69 @@ def render(view: ElGrandeView, tr: Callable[[Message], str]) -> str:
     """A text picture of the table: map with caballeros per colour, King, Grandes, tiles,
     the Castillo, the cards on offer, players' courts, provinces, power cards and scores."""
     name = getattr(tr, "seat", lambda i: f"Seat {i + 1}")
-    n = view.players
+    pub, dec = view.public, view.deciding
+    n = pub.players
     lines: list[str] = []
-    nxt = next((r for r in view.rounds[view.round_index:] if r in (3, 6, 9)), None)
+    nxt = next((r for r in pub.rounds[pub.round_index:] if r in (3, 6, 9)), None)
     scoring = tr(Message("eg.ui.next_scoring", round=nxt)) if nxt else ""
-    head = Message("eg.ui.round", round=view.round, played=view.round_index + 1,
-                   rounds=len(view.rounds), scoring=scoring)
+    head = Message("eg.ui.round", round=pub.round, played=pub.round_index + 1,
+                   rounds=len(pub.rounds), scoring=scoring)
     lines.append(f"[bold]El Grande[/bold] · {tr(head)}")
-    if view.king >= 0:
-        lines.append(tr(Message("eg.ui.king", area=_area(view.king))))
+    if pub.king >= 0:
+        lines.append(tr(Message("eg.ui.king", area=_area(pub.king))))
     lines.append("")
-    near = set(NEIGHBOURS[view.king]) if view.king >= 0 else set()
+    near = set(NEIGHBOURS[pub.king]) if pub.king >= 0 else set()
     for r, reg in enumerate(REGIONS):
         vals = reg.values
         tile = "  "
-        for t, pos in enumerate(view.tiles):
+        for t, pos in enumerate(pub.tiles):
             if pos == r:
                 vals = TILES[t]
                 tile = " ▣"
         tags = []
-        if view.king == r:
+        if pub.king == r:
             tags.append("[bold]♚ King[/bold]")
         for p in range(n):
-            if view.grande[p] == r:
+            if pub.grande[p] == r:
                 tags.append(f"[bold {COLOURS[p]}]G·{LETTERS[p]}[/bold {COLOURS[p]}]")
         cubes = "  ".join(
-            f"[{COLOURS[p]}]{LETTERS[p]}{view.cab[p][r]}[/{COLOURS[p]}]" for p in range(n) if view.cab[p][r]
+            f"[{COLOURS[p]}]{LETTERS[p]}{pub.cab[p][r]}[/{COLOURS[p]}]" for p in range(n) if pub.cab[p][r]
         )
         mark = "+" if r in near else " "
         label = f"{mark} {tr(_area(r))}"
         lines.append(f" {_pad(label, 20)} {vals[0]}/{vals[1]}/{vals[2]}{tile} {_pad(' '.join(tags), 16)} "
                      f"{cubes or '·'}")
-    counts = "  ".join(f"[{COLOURS[p]}]{LETTERS[p]}{view.cab[p][CASTILLO]}[/{COLOURS[p]}]"
-                       for p in range(n) if view.cab[p][CASTILLO])
-    if view.castillo_open or view.ranks is not None:
+    counts = "  ".join(f"[{COLOURS[p]}]{LETTERS[p]}{pub.cab[p][CASTILLO]}[/{COLOURS[p]}]"
+                       for p in range(n) if pub.cab[p][CASTILLO])
+    if pub.castillo_open or pub.ranks is not None:
         lines.append("  " + tr(Message("eg.ui.castillo", counts=counts or "·")))
     else:
-        total = sum(view.cab[p][CASTILLO] for p in range(n))
+        total = sum(pub.cab[p][CASTILLO] for p in range(n))
         lines.append("  " + tr(Message("eg.ui.castillo_hidden", total=total)))
     lines.append("")
-    offer = [CARD_TYPES[c].id for c in view.offer] + (["5A"] if view.king_card else [])
+    offer = [CARD_TYPES[c].id for c in pub.offer] + (["5A"] if pub.king_card else [])
     lines.append(tr(Message("eg.ui.offer", cards=", ".join(offer) or "-")))
-    if view.card >= 0 and view.active >= 0:
-        lines.append(tr(Message("eg.ui.current", seat=view.active, card=_card(view.card))))
+    if dec.card >= 0 and dec.active >= 0:
+        lines.append(tr(Message("eg.ui.current", seat=dec.active, card=_card(dec.card))))
     lines.append("")
     for p in range(n):
-        mark = "▶" if p in view.to_act else " "
+        mark = "▶" if p in dec.to_act else " "
         lines.append(f"{mark} [bold {COLOURS[p]}]{LETTERS[p]}[/bold {COLOURS[p]}] " + tr(Message(
-            "eg.ui.player", seat=p, score=view.scores[p], court=view.court[p], province=view.province[p],
-            area=_area(view.grande[p]) if view.grande[p] >= 0 else Message("eg.ui.none"))))
-        played = " ".join(str(v) if v else "↩" for v in view.power_log[p]) or "-"
-        if view.viewer == p and view.hand is not None:
-            hand = " ".join(str(v) for v in view.hand)
+            "eg.ui.player", seat=p, score=pub.scores[p], court=pub.court[p], province=pub.province[p],
+            area=_area(pub.grande[p]) if pub.grande[p] >= 0 else Message("eg.ui.none"))))
+        played = " ".join(str(v) if v else "↩" for v in pub.power_log[p]) or "-"
+        if view.private is not None and view.private.seat == p:
+            hand = " ".join(str(v) for v in view.private.hand)
         else:
-            hand = str(view.hand_sizes[p])
-        veto = tr(Message("eg.ui.veto")) if view.veto[p] else ""
+            hand = str(pub.hand_sizes[p])
+        veto = tr(Message("eg.ui.veto")) if pub.veto[p] else ""
         lines.append(tr(Message("eg.ui.power", played=played, hand=hand, veto=veto)))
-    if view.phase == "disk":
-        done = tuple(q for q in view.pick_seats if view.committed[q])
+    if dec.phase == "disk":
+        done = tuple(q for q in dec.pick_seats if pub.committed[q])
         if done:
             lines.append(tr(Message("eg.ui.committed", seats=done)))
-    if view.ranks is not None:
-        ranks = ", ".join(f"{r}. {name(p)}" for p, r in sorted(enumerate(view.ranks), key=lambda x: x[1]))
+    if pub.ranks is not None:
+        ranks = ", ".join(f"{r}. {name(p)}" for p, r in sorted(enumerate(pub.ranks), key=lambda x: x[1]))
         lines.append("")
         lines.append(f"[bold]{tr(Message('eg.ui.over', ranks=ranks))}[/bold]")
     return "\n".join(lines)

@@ -364,7 +364,7 @@
 
     function seatBar(p) {
       const score = (i) => {
-        const v = p.view;
+        const v = p.view.public || p.view;  // views have a public part (every seat sees the same)
         for (const k of ["scores", "vp", "score"]) if (Array.isArray(v[k])) return v[k][i];
         return null;
       };

@@ -136,10 +136,26 @@ def check_end(s: DonCarloState) -> None:
     assert list(res.ranks) == [1 + sum(1 for o in scores if o > x) for x in scores]
     for p in (*range(n), None):
         view = GAME.observe(s, p)
-        assert view.hands == tuple(tuple(v for v in range(7) for _ in range(s.hand[q][v])) for q in range(n))
+        assert view.public.hands == tuple(tuple(v for v in range(7) for _ in range(s.hand[q][v])) for q in range(n))
 
 
 # ----------------------------------------------------------------------------- leak checks
+
+
+def check_view_parts(s: DonCarloState) -> None:
+    """Issue 9's view shape: ``public`` and ``deciding`` are the same value for every viewer of
+    a state (each seat and the spectator); ``private`` is the seat's own hand, None for the
+    spectator."""
+    views = [GAME.observe(s, p) for p in (*range(s.n), None)]
+    assert all(v.public == views[0].public for v in views)
+    assert all(v.deciding == views[0].deciding for v in views)
+    assert views[-1].private is None
+    for p, v in enumerate(views[:-1]):
+        assert v.viewer == p and v.private is not None and v.private.seat == p
+        assert v.private.hand == tuple(x for x in range(7) for _ in range(s.hand[p][x]))
+    dumped = views[0].to_json()
+    assert set(dumped) == {"viewer", "public", "private", "deciding"}
+    assert all(v.to_json()["public"] == dumped["public"] for v in views)
 
 
 def check_determinize(s: DonCarloState, rng: Random) -> None:
@@ -340,6 +356,8 @@ def playout(players: int, seed: int, options: dict[str, object]) -> int:
         if steps % 5 == 0:
             check_private_draw(s)
         check_forced_step(s, check_rng)
+        if steps % 3 == 0:
+            check_view_parts(s)
         actors = GAME.to_act(s)
         before = s.clone()
         events: list[Event] = []
@@ -360,6 +378,7 @@ def playout(players: int, seed: int, options: dict[str, object]) -> int:
     assert steps <= GAME.max_game_length(players)
     assert steps == 25 * players + s.plays + (1 if options["start_seat"] == "random" else 0)
     check_end(s)
+    check_view_parts(s)
     check_determinize(s, check_rng)
     check_refusals(s, check_rng)
     return steps
@@ -372,6 +391,25 @@ def test_random_playouts_keep_every_invariant(players, seed, options):
     recomputable, K within the hand, legal codes exactly §3.2, the end exactly when nobody can
     play, majorities by the tie rule, the record within max_game_length; views leak nothing."""
     playout(players, seed, fix_options(options, players))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@given(seed=SEEDS)
+@settings(max_examples=FEW)
+def test_public_part_of_the_view_is_the_same_for_every_viewer(players, seed):
+    """At every step of a playout (a blocked turn and the end included, where they come): each
+    seat and the spectator get equal ``public`` and ``deciding`` parts; only ``private`` differs."""
+    s = GAME.new_initial_state(players)
+    rng = Random(seed)
+    while GAME.to_act(s):
+        check_view_parts(s)
+        actors = GAME.to_act(s)
+        if actors == (CHANCE,):
+            GAME.apply(s, CHANCE, GAME.sample_chance(s, rng))
+        else:
+            legal = GAME.legal_actions(s, actors[0])
+            GAME.apply(s, actors[0], legal[rng.randrange(len(legal))])
+    check_view_parts(s)
 
 
 # ----------------------------------------------------------------------------- matches and records

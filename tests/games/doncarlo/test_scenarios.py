@@ -52,7 +52,7 @@ def ids(events: list[Event], viewer: int | None = None) -> list[str]:
 
 
 def known(s, seat: int, viewer: int | None) -> tuple[int, ...]:
-    return GAME.observe(s, viewer).known[seat]
+    return GAME.observe(s, viewer).public.known[seat]
 
 
 def deal(players: int, seed: int = 1, **options: object):
@@ -98,9 +98,9 @@ def test_dc02_setup_by_player_count(players, countries):
     Land 8; every player holds 4 cards and has 21 in his deck."""
     s = deal(players)
     view = GAME.observe(s, None)
-    assert tuple(c.id for c in view.countries) == countries
-    assert view.hand_sizes == (4,) * players
-    assert view.deck_sizes == (21,) * players
+    assert tuple(c.id for c in view.public.countries) == countries
+    assert view.public.hand_sizes == (4,) * players
+    assert view.public.deck_sizes == (21,) * players
 
 
 def test_dc12_code_universe():
@@ -131,9 +131,9 @@ def test_dc03_seed_example():
     assert action.to_text() == "1/1/4"
     GAME.apply(s, 0, action)
     view = GAME.observe(s, 1)
-    absurdistan = next(c for c in view.countries if c.id == "absurdistan")
+    absurdistan = next(c for c in view.public.countries if c.id == "absurdistan")
     assert absurdistan.agents == ((0, "1/1/4"),)
-    assert (view.influence[0], view.bonus[0], view.scores[0]) == (1, 0, 1)
+    assert (view.public.influence[0], view.public.bonus[0], view.public.scores[0]) == (1, 0, 1)
 
 
 def test_dc03_seed_example_third_agent():
@@ -153,7 +153,7 @@ def test_dc04_zeros_make_distinct_codes():
         assert s.phase == PLAY
         assert code in legal_texts(s)
         GAME.apply(s, seat, play(code))
-    protzland = next(c for c in GAME.observe(s, 3).countries if c.id == "protzland")
+    protzland = next(c for c in GAME.observe(s, 3).public.countries if c.id == "protzland")
     assert protzland.agents == ((0, "0/1/6"), (1, "1/6"), (2, "0/1/2/4"))
     assert s.influence[:3] == [1, 2, 3]
     assert s.bonus[:3] == [0, 0, 0]
@@ -193,7 +193,7 @@ def test_dc07_run_bonus():
     s = scenario(hands={0: [3, 4, 5, 0]})
     GAME.apply(s, 0, play("3/4/5"))
     assert (s.influence[0], s.bonus[0], s.score(0)) == (1, 1, 2)
-    schwadronien = next(c for c in GAME.observe(s, 2).countries if c.id == "schwadronien")
+    schwadronien = next(c for c in GAME.observe(s, 2).public.countries if c.id == "schwadronien")
     assert schwadronien.agents == ((0, "3/4/5"),)
 
 
@@ -219,7 +219,7 @@ def test_dc09_no_bonus_outside_three_card_codes(hand, code, country):
     s = scenario(hands={0: hand})
     GAME.apply(s, 0, play(code))
     assert (s.influence[0], s.bonus[0]) == (1, 0)
-    target = next(c for c in GAME.observe(s, 1).countries if c.id == country)
+    target = next(c for c in GAME.observe(s, 1).public.countries if c.id == country)
     assert target.agents == ((0, code),)
 
 
@@ -246,7 +246,7 @@ def test_dc10_illegal_sums_high():
         with pytest.raises(IllegalActionError, match=f"digit sum {total}"):
             GAME.apply(s, 0, play(code))
     GAME.apply(s, 0, play("1/5/6"))
-    schwadronien = next(c for c in GAME.observe(s, 1).countries if c.id == "schwadronien")
+    schwadronien = next(c for c in GAME.observe(s, 1).public.countries if c.id == "schwadronien")
     assert schwadronien.agents == ((0, "1/5/6"),)
 
 
@@ -333,7 +333,7 @@ def test_dc14_blocked_by_sums():
     s = scenario(hands={0: [0, 0, 0, 0]}, events=events)
     assert s.phase == BLOCKED_DRAW and s.turn == 0
     assert [m for m in msgs(events, 2)] == [Message("dc.blocked", seat=0, hand=(0, 0, 0, 0))]
-    assert GAME.observe(s, 2).blocked == 0
+    assert GAME.observe(s, 2).deciding.blocked == 0
     assert all(known(s, 0, p) == (0, 0, 0, 0) for p in (1, 2, 3, None))
     draw(s, 5, events=events)
     assert msgs(events, 3)[-1] == Message("dc.draw.open", seat=0, value=5)
@@ -351,11 +351,11 @@ def test_dc14a_play_four_cards_then_private_refill():
     s = dc14_after_the_five()
     GAME.apply(s, 0, play("0/0/0/5"))
     assert (s.influence[0], s.bonus[0]) == (1, 0)
-    assert GAME.observe(s, 0).hand == (0,)
+    assert GAME.observe(s, 0).private.hand == (0,)
     assert s.phase == REFILL
     events: list[Event] = []
     draw(s, 3, 1, 2, events=events)
-    assert GAME.observe(s, 0).hand == (0, 1, 2, 3)
+    assert GAME.observe(s, 0).private.hand == (0, 1, 2, 3)
     assert s.hand_size[0] == 4 and s.deck_size[0] == 17
     assert msgs(events, 1) == [Message("dc.draw.hidden", seat=0)] * 3
     assert msgs(events, 0) == [Message("dc.draw", seat=0, value=v) for v in (3, 1, 2)]
@@ -367,7 +367,7 @@ def test_dc14b_play_one_card_no_draw_blocked_again():
     """DC-14 (b): A plays 5 instead: hand {0, 0, 0, 0}, no draw; on his next turn he is blocked again."""
     s = dc14_after_the_five()
     GAME.apply(s, 0, play("5"))
-    assert GAME.observe(s, 0).hand == (0, 0, 0, 0)
+    assert GAME.observe(s, 0).private.hand == (0, 0, 0, 0)
     assert s.deck_size[0] == 20
     assert (s.phase, s.turn) == (PLAY, 1)
     events: list[Event] = []
@@ -408,9 +408,9 @@ def test_dc16_deck_runs_out_while_blocked():
     assert msgs(events, 1) == [Message("dc.blocked", seat=0, hand=(0, 0, 0, 0)),
                                Message("dc.out", seat=0, score=12)]
     view = GAME.observe(s, 1)
-    assert view.out == (True, False, False, False)
-    assert view.scores[0] == 12
-    assert {c.id: c.agents for c in view.countries if c.agents} == {
+    assert view.public.out == (True, False, False, False)
+    assert view.public.scores[0] == 12
+    assert {c.id: c.agents for c in view.public.countries if c.agents} == {
         "protzland": ((0, "1/6"),), "schwadronien": ((0, "4/5"),)}
     assert (s.phase, s.turn) == (PLAY, 1)
     turns: list[int] = []
@@ -512,7 +512,7 @@ def test_dc21_final_total_and_shared_rank():
     assert res.scores == (32.0, 32.0, 25.0)
     assert res.ranks == (1, 1, 3)
     assert res.winners == (0, 1)
-    assert GAME.observe(s, 2).ranks == (1, 1, 3)
+    assert GAME.observe(s, 2).public.ranks == (1, 1, 3)
 
 
 # ----------------------------------------------------------------------------- turns and information
@@ -576,8 +576,8 @@ def test_dc24_revealed_cards_stay_known():
     GAME.apply(s, 0, play("5"))
     for p in (1, 2, 3, None):
         view = GAME.observe(s, p)
-        assert view.known[0] == (0, 0, 0, 0)
-        assert view.hand_sizes[0] == 4
+        assert view.public.known[0] == (0, 0, 0, 0)
+        assert view.public.hand_sizes[0] == 4
     events: list[Event] = []
     run_until_turn(s, 0, Random(24), avoid=RESERVED, events=events)
     assert s.phase == BLOCKED_DRAW
@@ -590,8 +590,8 @@ def test_dc24_revealed_cards_stay_known():
     draw(s, 4, 5, 6, events=events)
     for p in (1, 2, 3, None):
         view = GAME.observe(s, p)
-        assert (view.hand_sizes[0], view.known[0]) == (4, (0,))
-    assert GAME.observe(s, 0).hand == (0, 4, 5, 6)
+        assert (view.public.hand_sizes[0], view.public.known[0]) == (4, (0,))
+    assert GAME.observe(s, 0).private.hand == (0, 4, 5, 6)
 
 
 def test_dc28a_mixed_play_keeps_known_zero():
@@ -599,14 +599,14 @@ def test_dc28a_mixed_play_keeps_known_zero():
     K stays {0}; after the private refill of 2 the others see one known 0 and 3 unknown cards."""
     s, rng = dc24_after_refill()
     run_until_turn(s, 0, rng, avoid=RESERVED)
-    assert s.phase == PLAY and GAME.observe(s, 0).hand == (0, 4, 5, 6)
+    assert s.phase == PLAY and GAME.observe(s, 0).private.hand == (0, 4, 5, 6)
     assert known(s, 0, 1) == (0,)
     GAME.apply(s, 0, play("4/5"))
     assert known(s, 0, 1) == (0,)
     draw(s, 1, 2)
     for p in (1, 2, 3, None):
         view = GAME.observe(s, p)
-        assert (view.hand_sizes[0], view.known[0]) == (4, (0,))
+        assert (view.public.hand_sizes[0], view.public.known[0]) == (4, (0,))
 
 
 def test_dc28b_played_zero_counts_against_known():
@@ -619,7 +619,7 @@ def test_dc28b_played_zero_counts_against_known():
     draw(s, 1, 2)
     for p in (1, 2, 3, None):
         view = GAME.observe(s, p)
-        assert (view.hand_sizes[0], view.known[0]) == (4, ())
+        assert (view.public.hand_sizes[0], view.public.known[0]) == (4, ())
 
 
 def test_dc28_built_directly():
@@ -678,7 +678,7 @@ def test_dc25_forced_draws_are_exact():
     s = scenario(hands={0: [1, 2, 3, 4]})
     GAME.apply(s, 0, play("1/2/3/4"))
     draw(s, 6, 0, 6, 5)
-    assert GAME.observe(s, 0).hand == (0, 5, 6, 6)
+    assert GAME.observe(s, 0).private.hand == (0, 5, 6, 6)
     s = scenario(hands={0: [6, 6, 1, 2]})  # both 6s of A's family are in his hand
     GAME.apply(s, 0, play("1/2"))
     before = s.clone()
@@ -699,7 +699,7 @@ def test_dc26_last_card_unblocks():
     assert legal_texts(s) == {"2", "0/2", "0/0/2", "0/0/0/2"}
     GAME.apply(s, 0, play("0/0/0/2"))
     assert (s.influence[0], s.bonus[0]) == (1, 0)
-    assert GAME.observe(s, 0).hand == (0,)
+    assert GAME.observe(s, 0).private.hand == (0,)
     assert s.deck_size[0] == 0
     assert (s.phase, s.turn) == (PLAY, 1)  # no refill
     events: list[Event] = []
@@ -745,7 +745,7 @@ def test_dc29_all_remaining_players_blocked_with_empty_decks():
     res = GAME.result(s)
     assert res is not None and res.scores == (5.0, 7.0, 9.0)
     for p in (0, 1, 2, None):
-        assert GAME.observe(s, p).hands == ((0, 0), (0,), (5,))
+        assert GAME.observe(s, p).public.hands == ((0, 0), (0,), (5,))
     assert match_at(s).record.entries == []
 
 
@@ -823,11 +823,11 @@ def test_dc32_what_the_others_see_of_a_deck():
     deck size 21."""
     s = deal(4, seed=32, start_seat=0)
     b = GAME.observe(s, 1)
-    assert (b.hand_sizes[0], b.deck_sizes[0], b.known[0]) == (4, 21, ())
+    assert (b.public.hand_sizes[0], b.public.deck_sizes[0], b.public.known[0]) == (4, 21, ())
     assert [h + d for h, d in zip(s.hand[0], s.deck[0], strict=True)] == list(data.FAMILY_COUNTS)
     a = GAME.observe(s, 0)
-    assert len(a.hand) == 4 and a.deck_sizes[0] == 21
-    assert Counter(a.hand) == Counter({v: c for v, c in enumerate(s.hand[0]) if c})
+    assert a.private is not None and len(a.private.hand) == 4 and a.public.deck_sizes[0] == 21
+    assert Counter(a.private.hand) == Counter({v: c for v, c in enumerate(s.hand[0]) if c})
     # B cannot tell A's hand from any other split of A's family: swap a hand card with a deck card
     other = s.clone()
     v = next(v for v in range(7) if other.hand[0][v])

@@ -17,7 +17,7 @@ from tablero.games.elgrande.data import AREA_IDS, CARD_TYPES, NUM_REGIONS
 from tablero.games.elgrande.rules import GAME
 from tablero.games.elgrande.setup import take
 from tablero.games.elgrande.state import PHASE_NAMES, ElGrandeState
-from tablero.games.elgrande.view import ElGrandeView
+from tablero.games.elgrande.view import ElGrandeView, PrivateView
 
 A, B, C, D, E = range(5)
 REGION_IDS = AREA_IDS[:NUM_REGIONS]
@@ -135,6 +135,12 @@ def stack_sizes(s: ElGrandeState) -> tuple[int, int, int, int]:
 def total(s: ElGrandeState, seat: int) -> int:
     """Court + province + all regions + Castillo (the conservation invariant, §3)."""
     return s.court[seat] + s.province[seat] + sum(s.cab[seat])
+
+
+def own(view: ElGrandeView) -> PrivateView:
+    """The private part of a seat's view (a spectator has none)."""
+    assert view.private is not None, "a seat's view has a private part"
+    return view.private
 
 
 def match_at(state: ElGrandeState, seed: int = 0) -> Match[ElGrandeState, EGAction, ElGrandeView]:

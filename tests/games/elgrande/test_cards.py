@@ -25,6 +25,8 @@ from tablero.games.elgrande.rules import GAME
 from tablero.games.elgrande.setup import scenario, take
 from tablero.games.elgrande.state import PHASE_NAMES, ElGrandeState
 
+from .helpers import own
+
 A, B, C, D = range(4)
 REGION_IDS = tuple(r.id for r in REGIONS)
 
@@ -127,7 +129,7 @@ def picks_hidden(s: ElGrandeState, seat: int, first: str, second: str) -> ElGran
     assert s1.cab == s.cab and s1.province == s.province and s1.score == s.score
     for viewer in [q for q in range(s.n) if q != seat] + [None]:
         assert GAME.observe(s1, viewer) == GAME.observe(s2, viewer)
-        assert GAME.observe(s1, viewer).committed[seat]
+        assert GAME.observe(s1, viewer).public.committed[seat]
     assert GAME.observe(s1, seat) != GAME.observe(s2, seat)
     return s1
 
@@ -487,7 +489,7 @@ def test_card_2F_picks_hidden_until_reveal() -> None:
     s = _2f()
     do(s, "disk galicia", seat=A)
     s1 = picks_hidden(s, B, "aragon", "cataluna")
-    assert GAME.observe(s1, A).committed == (True, True, False)
+    assert GAME.observe(s1, A).public.committed == (True, True, False)
 
 
 def test_card_2F_not_available() -> None:
@@ -784,11 +786,11 @@ def test_card_4E_take_back() -> None:
     do(s, "take_back 13", events=ev)
     do(other, "take_back 4")
     assert s.pile[A] == [4, 7] and s.hand[A] >> 13 & 1
-    assert GAME.observe(s, A).hand == (1, 2, 3, 5, 6, 8, 9, 10, 11, 12, 13)
+    assert own(GAME.observe(s, A)).hand == (1, 2, 3, 5, 6, 8, 9, 10, 11, 12, 13)
     assert s.order == [A, B, C] and s.power_now[A] == 13
     for viewer in (B, C, None):
         assert GAME.observe(s, viewer) == GAME.observe(other, viewer)
-        assert GAME.observe(s, viewer).power_log[A] == (4, 7, 13, 0)
+        assert GAME.observe(s, viewer).public.power_log[A] == (4, 7, 13, 0)
     assert [m.id for m in visible_log(ev, B)] == ["eg.take_back.hidden"]
     assert [m.get("value") for m in visible_log(ev, A)] == [13]
 
@@ -798,7 +800,7 @@ def test_card_4E_single_card_is_forced() -> None:
     s = start("4E")
     assert texts(s) == {"take_back 13"}
     assert forced(s, seat=A) == [(A, "take_back 13")]
-    assert GAME.observe(s, A).hand == tuple(range(1, 14))
+    assert own(GAME.observe(s, A)).hand == tuple(range(1, 14))
 
 
 def test_card_4E_always_available() -> None:

@@ -155,7 +155,7 @@ def check_end(s: ElGrandeState, events: list[Event]) -> None:
     assert list(res.scores) == [float(x) for x in s.score]
     assert list(res.ranks) == [1 + sum(1 for o in s.score if o > x) for x in s.score]
     for p in (*range(s.n), None):
-        assert GAME.observe(s, p).ranks == res.ranks
+        assert GAME.observe(s, p).public.ranks == res.ranks
 
 
 # ----------------------------------------------------------------------------- hidden choices
@@ -187,7 +187,7 @@ def check_hidden_choice(s: ElGrandeState, p: int, legal: list[EGAction]) -> None
             assert all(x == logs[0] for x in logs)
     if s.phase == PICK:  # the committed seat stays committed, and nobody else learns where
         for t, _ in outcomes:
-            assert GAME.observe(t, None).committed[p]
+            assert GAME.observe(t, None).public.committed[p]
 
 
 def check_refusals(s: ElGrandeState, rng: Random) -> None:
@@ -222,13 +222,71 @@ def check_refusals(s: ElGrandeState, rng: Random) -> None:
         assert s == before
 
 
+LEFTOVERS = frozenset({"action_first", "place_limit", "placed", "intake_left", "budget_own", "budget_opp",
+                       "power_start"})
+"""State fields a determinization may hold otherwise than the real state: a decision's context
+outside that decision (the view shows it neutral; the rules set it afresh before reading it)."""
+HIDDEN_FIELDS = ("hand", "pile", "taken_back", "picks", "last")
+"""What a determinization samples: power hands and piles, 4E take-backs, committed disks (and
+so the arguments of a secret last action)."""
+
+
 def check_determinize(s: ElGrandeState, rng: Random) -> None:
-    """A determinization is a state the viewer cannot tell from the real one."""
+    """A determinization is a state the viewer cannot tell from the real one. With the hidden
+    facts put back it is the real state but for ``LEFTOVERS``, and plays on exactly like it:
+    the view drops no rules counter that matters and no leftover that is read again."""
     for p in range(s.n):
         view = GAME.observe(s, p)
         sample = GAME.determinize(view, p, rng)
         assert GAME.observe(sample, p) == view
         check_step(sample)
+    p = rng.randrange(s.n)
+    t = GAME.determinize(GAME.observe(s, p), p, rng)
+    copy = s.clone()
+    for name in HIDDEN_FIELDS:
+        setattr(t, name, getattr(copy, name))
+    t.touch()
+    differ = {k for k in ElGrandeState.__slots__ if getattr(t, k) != getattr(s, k)}
+    assert differ <= LEFTOVERS, {k: (getattr(s, k), getattr(t, k)) for k in differ - LEFTOVERS}
+    plays_on_alike(s.clone(), t, rng, steps=40)
+
+
+def plays_on_alike(a: ElGrandeState, b: ElGrandeState, rng: Random, *, steps: int) -> None:
+    """The same random actions applied to ``a`` and ``b`` give equal views, legal actions and
+    logs for every viewer, step after step."""
+    viewers = (*range(a.n), None)
+    for _ in range(steps):
+        assert GAME.to_act(a) == GAME.to_act(b)
+        actors = GAME.to_act(a)
+        if not actors:
+            break
+        if actors == (CHANCE,):
+            assert GAME.chance_outcomes(a) == GAME.chance_outcomes(b)
+            player, action = CHANCE, GAME.sample_chance(a, rng)
+        else:
+            player = actors[rng.randrange(len(actors))]
+            legal = GAME.legal_actions(a, player)
+            assert legal == GAME.legal_actions(b, player)
+            action = legal[rng.randrange(len(legal))]
+        ev_a: list[Event] = []
+        ev_b: list[Event] = []
+        GAME.apply(a, player, action, ev_a)
+        GAME.apply(b, player, action, ev_b)
+        assert ev_a == ev_b
+        assert [GAME.observe(a, v) for v in viewers] == [GAME.observe(b, v) for v in viewers]
+
+
+def check_view_parts(s: ElGrandeState) -> None:
+    """The public part and the decision part of a view are the same for every viewer, seats
+    and spectator alike; only a seat has a private part, its own."""
+    views = [GAME.observe(s, v) for v in (*range(s.n), None)]
+    spectator = views[-1]
+    assert spectator.private is None
+    for q, view in enumerate(views[:-1]):
+        assert view.public == spectator.public
+        assert view.deciding == spectator.deciding
+        assert view.private is not None and view.private.seat == q
+        assert view.to_json()["public"] == spectator.to_json()["public"]
 
 
 # ----------------------------------------------------------------------------- playouts
@@ -269,6 +327,26 @@ def playout(players: int, seed: int, options: dict[str, object]) -> ElGrandeStat
     check_end(s, log)
     check_refusals(s, check_rng)
     return s
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+@pytest.mark.parametrize("seed", [1, 2])
+def test_public_part_is_the_same_for_every_viewer(players: int, seed: int) -> None:
+    """At every step of a random game (secret disks and 4E take-backs included) every seat and
+    the spectator get the same ``public`` and ``deciding`` parts; only ``private`` differs."""
+    s = GAME.new_initial_state(players, {"short_game": seed == 1, "start_seat": "random"})
+    rng = Random(seed)
+    while True:
+        check_view_parts(s)
+        actors = GAME.to_act(s)
+        if not actors:
+            break
+        if actors == (CHANCE,):
+            GAME.apply(s, CHANCE, GAME.sample_chance(s, rng))
+        else:
+            p = actors[rng.randrange(len(actors))]
+            legal = GAME.legal_actions(s, p)
+            GAME.apply(s, p, legal[rng.randrange(len(legal))])
 
 
 @pytest.mark.parametrize("players", PLAYERS)
@@ -381,15 +459,16 @@ def test_stack_order_is_not_in_any_view(players: int, data_: st.DataObject, seed
     for p in (*range(players), None):
         view = GAME.observe(before, p)
         assert view == GAME.observe(twin, p)
+        pub, card = view.public, view.deciding.card
         seen = [0] * len(CARD_TYPES)
-        for c in (*view.offer, *view.discard):
+        for c in (*pub.offer, *pub.discard):
             seen[c] += 1
-        for held in view.veto:
+        for held in pub.veto:
             seen[VETO_CARD] += len(held)
-        if view.card not in (-1, KING_CARD, VETO_CARD):
-            seen[view.card] += 1
+        if card not in (-1, KING_CARD, VETO_CARD):
+            seen[card] += 1
         expected = tuple(0 if t.stack == 5 else t.count - seen[i] for i, t in enumerate(CARD_TYPES))
-        assert view.unseen == expected
+        assert pub.unseen == expected
 
 
 # ----------------------------------------------------------------------------- scenario leak checks
@@ -417,13 +496,15 @@ def test_power_card_taken_back_is_hidden() -> None:
         logs = {v: visible_log(ev, viewer) for v, (_, ev) in outcomes.items()}
         assert views[2] == views[9] == views[13]
         assert logs[2] == logs[9] == logs[13]
-        assert views[2].hand_sizes[0] == 11
+        assert views[2].public.hand_sizes[0] == 11
         if viewer is None:
-            assert views[2].hand is None and views[2].taken_back is None
-        assert views[2].takeback_candidates(0) == [(2, 9, 13)]
+            assert views[2].private is None
+        assert views[2].public.takeback_candidates(0) == [(2, 9, 13)]
     own = {v: GAME.observe(t, 0) for v, (t, _) in outcomes.items()}
     assert own[2] != own[9] != own[13]
-    assert own[2].hand is not None and 2 in own[2].hand and own[2].taken_back == (2,)
+    assert own[2].public == own[9].public == own[13].public  # the difference is A's alone
+    mine = own[2].private
+    assert mine is not None and 2 in mine.hand and mine.taken_back == (2,)
     assert [t.order for t, _ in outcomes.values()] == [s.order] * 3  # §9.4: order unchanged
 
 
@@ -443,7 +524,7 @@ def test_committed_disk_is_hidden_until_the_reveal() -> None:
     assert GAME.to_act(a) == GAME.to_act(b) == (2, 0)
     for viewer in (0, 2, None):
         assert GAME.observe(a, viewer) == GAME.observe(b, viewer)
-        assert GAME.observe(a, viewer).committed == (False, True, False)
+        assert GAME.observe(a, viewer).public.committed == (False, True, False)
     assert GAME.observe(a, 1) != GAME.observe(b, 1)
     # a state built to differ only in the committed pick (not through apply) gives the same
     c = a.clone()

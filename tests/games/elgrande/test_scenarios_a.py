@@ -34,6 +34,7 @@ from .helpers import (
     legal_texts,
     match_at,
     msgs,
+    own,
     pass_turn,
     phase,
     play,
@@ -142,7 +143,7 @@ def test_eg01_setup_any_seed(seed):
         assert total(s, p) == 30
     assert sorted(CARD_TYPES[c].stack for c in s.offer) == [1, 2, 3, 4]
     assert s.king_card
-    view = observe(s, None)
+    view = observe(s, None).public
     assert len(view.offer) + view.king_card == 5
     assert stack_sizes(s) == (10, 10, 10, 10)
     assert s.tiles == [-1, -1]
@@ -670,7 +671,7 @@ def test_eg19_power_card_taken_back():
         theirs = [m for m in msgs(events, viewer) if m.id.startswith("eg.take_back")]
         assert theirs == [Message("eg.take_back.hidden", seat=A)]
         assert observe(s, viewer).last == (A, "take_back")
-        assert observe(s, viewer).power_log[A] == (5, 13, 0)
+        assert observe(s, viewer).public.power_log[A] == (5, 13, 0)
     assert observe(s, A).last == (A, "take_back 13")
     turns = [A]
     while s.round == 2:
@@ -852,10 +853,11 @@ def test_eg26_secret_return_2f():
     assert legal_texts(s, B) == {"disk cataluna", "disk aragon"}
     forced(s, A, "disk galicia", events)
     assert s.cab[A][area("galicia")] == 3  # nothing happens before the reveal
-    assert observe(s, B).committed == (True, False, False)
-    assert observe(s, B).my_pick == -1
+    assert observe(s, B).public.committed == (True, False, False)
+    assert own(observe(s, B)).pick == -1
     assert observe(s, B).last == (A, "disk")
-    assert observe(s, A).my_pick == area("galicia")
+    assert own(observe(s, A)).pick == area("galicia")
+    assert own(observe(s, A)).last_move == "disk galicia" and observe(s, A).last == (A, "disk galicia")
     play(s, B, "disk aragon", events=events)
     assert s.cab[A][area("galicia")] == 1
     assert s.cab[A][area("sevilla")] == 4

@@ -220,7 +220,7 @@ def test_eg29_shared_final_rank() -> None:
     assert res.ranks == (1, 1, 3)
     assert res.winners == (A, B)
     for viewer in (A, B, C, None):
-        assert GAME.observe(s, viewer).ranks == (1, 1, 3)
+        assert GAME.observe(s, viewer).public.ranks == (1, 1, 3)
 
 
 @pytest.mark.parametrize("castillo_open", [False, True])
@@ -238,8 +238,8 @@ def test_eg30_castillo_visibility(castillo_open: bool) -> None:
     assert [m.get("seat") for m in into] == [A, A]
     for v in (A, B, C, None):
         view = GAME.observe(s, v)
-        assert view.cab[A][CASTILLO] == 2
-        assert view.castillo_open is castillo_open
+        assert view.public.cab[A][CASTILLO] == 2
+        assert view.public.castillo_open is castillo_open
 
 
 def test_eg31_same_seed_same_decisions_same_record(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -700,13 +700,14 @@ def test_eg48_secret_pick_order_and_observation() -> None:
     for viewer in (A, C, None):
         v1, v2 = GAME.observe(s, viewer), GAME.observe(s2, viewer)
         assert v1 == v2
-        assert v1.committed == (False, True, False)
-        assert v1.my_pick == -1
-    assert GAME.observe(s, B).my_pick == AREA_INDEX["galicia"]
-    assert GAME.observe(s2, B).my_pick == AREA_INDEX["valencia"]
+        assert v1.public.committed == (False, True, False)
+        assert v1.private is None or v1.private.pick == -1
+    mine, mine2 = GAME.observe(s, B).private, GAME.observe(s2, B).private
+    assert mine is not None and mine2 is not None
+    assert (mine.pick, mine2.pick) == (AREA_INDEX["galicia"], AREA_INDEX["valencia"])
     do(s, "disk galicia", seat=C, events=ev)
     assert "eg.reveal_disks" not in ids_of(ev, None)
-    assert GAME.observe(s, A).committed == (False, True, True)
+    assert GAME.observe(s, A).public.committed == (False, True, True)
     do(s, "disk aragon", seat=A, events=ev)
     reveals = [m for m in visible_log(ev, None) if m.id == "eg.reveal_disks"]
     assert len(reveals) == 1
@@ -832,24 +833,23 @@ def test_eg51_hidden_power_hand_after_4e() -> None:
     that A holds 11 cards, that the card taken back is one of {2, 9, 13}, A's pile with one
     unidentified card missing, and no hand of A; the round-3 turn order is unchanged."""
     s, other = _eg51()
-    mine = GAME.observe(s, A)
-    assert mine.hand is not None and 2 in mine.hand and 9 not in mine.hand and 13 not in mine.hand
+    mine = GAME.observe(s, A).private
+    assert mine is not None and 2 in mine.hand and 9 not in mine.hand and 13 not in mine.hand
     assert len(mine.hand) == 11
     assert mine.taken_back == (2,)
     for viewer in (B, C, None):
         v = GAME.observe(s, viewer)
-        assert v.hand_sizes[A] == 11
-        assert v.takeback_candidates(A) == [(2, 9, 13)]
-        assert v.power_log[A] == (13, 2, 9, 0)
-        assert v.hand != mine.hand
+        assert v.public.hand_sizes[A] == 11
+        assert v.public.takeback_candidates(A) == [(2, 9, 13)]
+        assert v.public.power_log[A] == (13, 2, 9, 0)
         if viewer is None:
-            assert v.hand is None and v.taken_back is None
+            assert v.private is None
         else:
-            assert v.hand is not None and len(v.hand) == 10  # his own hand, not A's
-            assert v.taken_back == ()
+            assert v.private is not None and len(v.private.hand) == 10  # his own hand, not A's
+            assert v.private.hand != mine.hand and v.private.taken_back == ()
         # whatever A took back, the others see the same
         assert v == GAME.observe(other, viewer)
-    assert GAME.observe(other, A) != mine
+    assert GAME.observe(other, A).private != mine
     assert s.order == [A, B, C]
 
 
@@ -867,7 +867,7 @@ def test_eg51_playing_the_card_again_is_public() -> None:
         assert [m for m in visible_log(ev, viewer) if m.id == "eg.power"] == [
             Message("eg.power", seat=A, value=2)]
         v = GAME.observe(s, viewer)
-        assert v.power_log[A] == (13, 2, 9, 0, 2)
+        assert v.public.power_log[A] == (13, 2, 9, 0, 2)
         assert v.last == (A, "power 2")
 
 

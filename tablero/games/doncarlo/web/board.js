@@ -1,10 +1,12 @@
 /* Don Carlo table drawing (board presenter). Plain ES2020, no modules, no libraries.
  * Contract: window.TableroBoards["don-carlo"].render(root, payload, kit) (kit: boardkit.js).
  *
- * Draws from `payload.view` (tablero/games/doncarlo/view.py): the countries in play with
- * their accepted digit sums, majority points and agents (code + owner), who leads each
- * country, the viewer's own hand, every seat's hand size (known cards face up), deck size,
- * influence / bonus / country points / total, turn, blocked and out states, final ranks.
+ * Draws from `payload.view` (tablero/games/doncarlo/view.py), which has three parts:
+ * `public` (the same for every viewer): the countries in play with their accepted digit
+ * sums, majority points and agents (code + owner), every seat's hand size (known cards face
+ * up), deck size, influence / bonus / country points / total, out states, final ranks;
+ * `private` (null for a spectator): the viewer's own hand; `deciding`: phase, turn, blocked.
+ * Who leads each country is worked out here from the agents.
  *
  * A legal play is {kind: "play", code: "0/1/4", values: [0, 1, 4]}; the code's digit sum
  * selects the country whose accepted sums (in the view) contain it (rules §3.1).
@@ -200,15 +202,15 @@
 
   /* The agent sent last: the newest play line of the log ("dc.play": seat, code, country,
    * influence = its place in the country's row), if that agent still stands there. */
-  function findLast(view, log) {
+  function findLast(pub, log) {
     for (let i = log.length - 1; i >= 0; i--) {
       const m = log[i].msg;
       if (!m || m.id !== "dc.play") continue;
       const p = m.params || {};
       const cid = p.country && p.country.message ? p.country.message.id.replace(/^dc\.country\./, "") : null;
-      const ci = view.countries.findIndex((c) => c.id === cid);
+      const ci = pub.countries.findIndex((c) => c.id === cid);
       const k = p.influence - 1;
-      const a = ci >= 0 ? view.countries[ci].agents[k] : null;
+      const a = ci >= 0 ? pub.countries[ci].agents[k] : null;
       return a && a[0] === p.seat && a[1] === p.code ? { ci, k } : null;
     }
     return null;
@@ -220,12 +222,15 @@
     const lang = kit.lang;
     const L = kit.words(LABELS);
     const view = kit.view;
-    const n = view.players || kit.seats.length;
+    const pub = view.public || {};  // what every viewer sees alike
+    const dec = view.deciding || {};  // who decides what now
+    const myHand = view.private ? view.private.hand : null;  // the viewer's own hand
+    const n = pub.players || kit.seats.length;
     const seats = [];
     for (let i = 0; i < n; i++) seats.push(kit.seat(i));
     const viewer = kit.viewer;
-    const over = view.phase === "over";
-    const countries = view.countries || [];
+    const over = dec.phase === "over";
+    const countries = pub.countries || [];
     const cname = (c) => kit.msg("dc.country." + c.id, {}, c.id);
 
     // Legal plays, each with the country its digit sum goes to.
@@ -236,7 +241,7 @@
       return { move: m, code: m.action.code, vals: vals, ci: ci, bonus: codeBonus(vals) };
     });
 
-    const last = findLast(view, kit.log);
+    const last = findLast(pub, kit.log);
 
     root.innerHTML = "";
     const wrap = el("div", "dc-wrap");
@@ -247,24 +252,24 @@
 
     /* ---- status strip ---- */
     const status = el("div", "dc-status");
-    status.appendChild(el("span", "dc-phase", (L.phase[view.phase] || view.phase || "")));
-    const active = !over && view.phase !== "deal" && view.phase !== "start" &&
-      typeof view.turn === "number" && view.turn >= 0 && view.turn < n;
+    status.appendChild(el("span", "dc-phase", (L.phase[dec.phase] || dec.phase || "")));
+    const active = !over && dec.phase !== "deal" && dec.phase !== "start" &&
+      typeof dec.turn === "number" && dec.turn >= 0 && dec.turn < n;
     const myTurn = viewer !== null && viewer !== undefined &&
       kit.pending.indexOf(viewer) >= 0 && plays.length > 0;
     if (active) {
       const t = el("span", "dc-turn");
       t.appendChild(el("span", "dc-turn-label", L.turnOf));
-      t.appendChild(kit.chip(view.turn, { name: true }));
+      t.appendChild(kit.chip(dec.turn, { name: true }));
       status.appendChild(t);
     }
     if (myTurn) status.appendChild(el("span", "dc-yourturn", L.yourTurn));
-    if (view.blocked !== null && view.blocked !== undefined && seats[view.blocked]) {
+    if (dec.blocked !== null && dec.blocked !== undefined && seats[dec.blocked]) {
       status.appendChild(el("span", "dc-blocknote",
-        fill(L.blockedNote, { seat: seats[view.blocked].name })));
+        fill(L.blockedNote, { seat: seats[dec.blocked].name })));
     }
     if (over) {
-      const ranks = view.ranks || (payload.result && payload.result.ranks) || null;
+      const ranks = pub.ranks || (payload.result && payload.result.ranks) || null;
       if (ranks) {
         const win = [];
         ranks.forEach((r, i) => { if (r === 1) win.push(i); });
@@ -402,7 +407,6 @@
     /* ---- own hand ---- */
     const lower = el("div", "dc-lower");
     board.appendChild(lower);
-    const myHand = view.hand;
     let handCards = [];
     if (myHand && viewer !== null && viewer !== undefined && seats[viewer] && !over) {
       const sec = el("section", "dc-handsec");
@@ -410,7 +414,7 @@
       const h = el("div", "dc-sechead");
       h.appendChild(el("span", "dc-sectitle", L.hand));
       h.appendChild(el("span", "dc-deckinfo",
-        L.deck + " " + (view.deck_sizes ? view.deck_sizes[viewer] : "?")));
+        L.deck + " " + (pub.deck_sizes ? pub.deck_sizes[viewer] : "?")));
       sec.appendChild(h);
       const row = el("div", "dc-hand");
       myHand.forEach((v) => {
@@ -468,15 +472,15 @@
     const fams = el("div", "dc-seats dc-n" + n);
     fams.setAttribute("role", "group");
     fams.setAttribute("aria-label", L.players);
-    const ranks = view.ranks || (over && payload.result && payload.result.ranks) || null;
+    const ranks = pub.ranks || (over && payload.result && payload.result.ranks) || null;
     for (let i = 0; i < n; i++) {
       const s = seats[i];
       const box = el("div", "dc-seat");
       seatStyle(box, s);
-      const isTurn = active && view.turn === i;
+      const isTurn = active && dec.turn === i;
       if (isTurn) box.classList.add("dc-active");
-      if (!over && view.out && view.out[i]) box.classList.add("dc-out");
-      if (view.blocked === i) box.classList.add("dc-isblocked");
+      if (!over && pub.out && pub.out[i]) box.classList.add("dc-out");
+      if (dec.blocked === i) box.classList.add("dc-isblocked");
       if (i === viewer) box.classList.add("dc-me");
 
       const top = el("div", "dc-seattop");
@@ -491,8 +495,8 @@
         b.appendChild(document.createTextNode(L.turn));
         badges.appendChild(b);
       }
-      if (view.blocked === i) badges.appendChild(el("span", "dc-badge dc-b-blocked", L.blocked));
-      if (!over && view.out && view.out[i]) badges.appendChild(el("span", "dc-badge dc-b-out", L.out));
+      if (dec.blocked === i) badges.appendChild(el("span", "dc-badge dc-b-blocked", L.blocked));
+      if (!over && pub.out && pub.out[i]) badges.appendChild(el("span", "dc-badge dc-b-out", L.out));
       if (ranks && ranks[i]) {
         const b = el("span", "dc-badge dc-b-rank" + (ranks[i] === 1 ? " dc-b-win" : ""));
         if (ranks[i] === 1) b.appendChild(svgIcon("crown", "dc-crown"));
@@ -502,7 +506,7 @@
       nm.appendChild(badges);
       top.appendChild(nm);
       const sc = el("div", "dc-score");
-      sc.appendChild(el("span", "dc-score-n", view.scores ? view.scores[i] : 0));
+      sc.appendChild(el("span", "dc-score-n", pub.scores ? pub.scores[i] : 0));
       sc.appendChild(el("span", "dc-score-l", L.points));
       top.appendChild(sc);
       box.appendChild(top);
@@ -514,28 +518,28 @@
         p.appendChild(el("span", "dc-part-n", v));
         return p;
       };
-      br.appendChild(part(L.influence, view.influence ? view.influence[i] : 0));
-      br.appendChild(part(L.bonus, view.bonus ? view.bonus[i] : 0));
-      br.appendChild(part(L.countries, view.country_points ? view.country_points[i] : 0));
+      br.appendChild(part(L.influence, pub.influence ? pub.influence[i] : 0));
+      br.appendChild(part(L.bonus, pub.bonus ? pub.bonus[i] : 0));
+      br.appendChild(part(L.countries, pub.country_points ? pub.country_points[i] : 0));
       box.appendChild(br);
 
       const cardsRow = el("div", "dc-seatcards");
-      const hs = view.hand_sizes ? view.hand_sizes[i] : 0;
+      const hs = pub.hand_sizes ? pub.hand_sizes[i] : 0;
       const hand = el("div", "dc-minihand");
       hand.appendChild(el("span", "dc-mini-l", L.handSize + " " + hs));
       const cards = el("span", "dc-minicards");
       let faces = null;
       let hidden = 0;
-      if (view.hands && view.hands[i]) {
-        faces = view.hands[i];
-      } else if (i === viewer && view.hand) {
-        faces = view.hand;
+      if (pub.hands && pub.hands[i]) {
+        faces = pub.hands[i];
+      } else if (i === viewer && myHand) {
+        faces = myHand;
       } else {
-        faces = (view.known && view.known[i]) || [];
+        faces = (pub.known && pub.known[i]) || [];
         hidden = Math.max(0, hs - faces.length);
       }
       faces.forEach((v) => {
-        const kc = card(s, v, "mini", i !== viewer && !(view.hands && view.hands[i]) ? "dc-known" : "");
+        const kc = card(s, v, "mini", i !== viewer && !(pub.hands && pub.hands[i]) ? "dc-known" : "");
         kc.title = i !== viewer ? L.known + ": " + v : String(v);
         cards.appendChild(kc);
       });
@@ -547,7 +551,7 @@
       hand.appendChild(cards);
       cardsRow.appendChild(hand);
 
-      const ds = view.deck_sizes ? view.deck_sizes[i] : 0;
+      const ds = pub.deck_sizes ? pub.deck_sizes[i] : 0;
       const deck = el("div", "dc-deck" + (ds ? "" : " dc-deck-empty"));
       deck.appendChild(el("span", "dc-mini-l", L.deck));
       const stack = el("span", "dc-stack");
@@ -559,14 +563,14 @@
       cardsRow.appendChild(deck);
       box.appendChild(cardsRow);
 
-      box.setAttribute("aria-label", s.name + ": " + (view.scores ? view.scores[i] : 0) + " " + L.points);
+      box.setAttribute("aria-label", s.name + ": " + (pub.scores ? pub.scores[i] : 0) + " " + L.points);
       fams.appendChild(box);
     }
     lower.appendChild(fams);
 
     /* ---- tie rule footnote ---- */
-    if (view.tie_rule && L.tieRule[view.tie_rule]) {
-      board.appendChild(el("div", "dc-foot", L.tieRule[view.tie_rule]));
+    if (pub.tie_rule && L.tieRule[pub.tie_rule]) {
+      board.appendChild(el("div", "dc-foot", L.tieRule[pub.tie_rule]));
     }
   }
 

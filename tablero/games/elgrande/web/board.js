@@ -191,8 +191,13 @@
     loadData(kit.data);
     const lang = kit.lang;
     const L = kit.words(LABELS);
-    const v = kit.view;
-    const n = v.players || kit.seats.length;
+    // the view (ElGrandeView.to_json): public (the same for every viewer), private (this
+    // seat's own facts, null for a spectator), deciding (who decides what now)
+    const pub = kit.view.public || {};
+    const mine = kit.view.private || null;
+    const dec = kit.view.deciding || {};
+    const myPick = mine ? mine.pick : -1;
+    const n = pub.players || kit.seats.length;
     const viewer = kit.viewer;
     const seats = [];
     for (let i = 0; i < n; i++) seats.push(kit.seat(i));
@@ -204,8 +209,9 @@
     }
 
     // -------------------------------------------------------------- last move
-    // v.last: [actor, wire text of the last action as this viewer sees it (Game.redact_action)]
-    const last = Array.isArray(v.last) ? v.last : [-1, ""];
+    // the last action as this viewer saw it (Game.redact_action): [actor, wire text]; the
+    // public text, or this seat's own when it saw more (its secret disk or take-back)
+    const last = Array.isArray(pub.last) ? [pub.last[0], (mine && mine.last_move) || pub.last[1]] : [-1, ""];
     const lastActor = last[0];
     const lastParts = String(last[1] || "").split(" ").filter(Boolean);
     const lastKind = lastParts[0] || "";
@@ -241,27 +247,27 @@
     // -------------------------------------------------------------- header
     function renderHeader() {
       const head = h("div", { class: "eg-head" });
-      const rounds = v.rounds || [1, 2, 3, 4, 5, 6, 7, 8, 9];
-      const track = h("ol", { class: "eg-rounds", "aria-label": L.round + " " + v.round + " (" + (v.round_index + 1) + " " + L.of + " " + rounds.length + ")" });
+      const rounds = pub.rounds || [1, 2, 3, 4, 5, 6, 7, 8, 9];
+      const track = h("ol", { class: "eg-rounds", "aria-label": L.round + " " + pub.round + " (" + (pub.round_index + 1) + " " + L.of + " " + rounds.length + ")" });
       for (let r = 1; r <= 9; r++) {
         const idx = rounds.indexOf(r);
         let cls = "eg-rnd";
         if (idx < 0) cls += " eg-rnd-skip";
-        else if (idx < v.round_index || (v.phase === "over")) cls += " eg-rnd-done";
-        if (r === v.round && v.phase !== "over") cls += " eg-rnd-now";
+        else if (idx < pub.round_index || (dec.phase === "over")) cls += " eg-rnd-done";
+        if (r === pub.round && dec.phase !== "over") cls += " eg-rnd-now";
         if (SCORING_ROUNDS.indexOf(r) >= 0) cls += " eg-rnd-score";
         const li = h("li", { class: cls, title: SCORING_ROUNDS.indexOf(r) >= 0 ? L.scoring : null }, [String(r)]);
         track.appendChild(li);
       }
       const roundTxt = h("div", { class: "eg-roundtxt" }, [
-        h("strong", { text: L.round + " " + v.round }),
-        " (" + (Math.min(v.round_index, rounds.length - 1) + 1) + " " + L.of + " " + rounds.length + (v.short_game ? ", " + L.short : "") + ")"
+        h("strong", { text: L.round + " " + pub.round }),
+        " (" + (Math.min(pub.round_index, rounds.length - 1) + 1) + " " + L.of + " " + rounds.length + (pub.short_game ? ", " + L.short : "") + ")"
       ]);
       const phase = h("div", { class: "eg-phase" }, [
-        h("span", { class: "eg-phase-name", text: (L.phases[v.phase] || v.phase) })
+        h("span", { class: "eg-phase-name", text: (L.phases[dec.phase] || dec.phase) })
       ]);
       const pend = kit.pending;
-      if (pend.length && v.phase !== "over") {
+      if (pend.length && dec.phase !== "over") {
         const w = h("span", { class: "eg-waiting" }, [L.waiting + ": "]);
         pend.forEach(function (p) { w.appendChild(kit.chip(p, { name: true, cls: "eg-chip-small" })); });
         phase.appendChild(w);
@@ -292,12 +298,12 @@
       root.appendChild(svg("path", { class: "eg-foreign", d: "M46,150 L160,156 L128,190 L122,238 L102,338 L96,362 L101,423 L60,428 L14,434 L24,382 L14,338 L32,300 L40,232 L50,176 Z" }));
       root.appendChild(svg("path", { class: "eg-foreign", d: "M362,42 L402,60 L466,74 L540,84 L612,98 L620,92 L620,0 L372,0 Z" }));
 
-      const king = v.king;
-      const tiles = v.tiles || [];
-      const shown = v.shown_picks || [];
+      const king = pub.king;
+      const tiles = pub.tiles || [];
+      const shown = pub.shown_picks || [];
       const anyShown = shown.some(function (x) { return x >= 0; });
-      const sel = (v.sel >= 0 && ["move", "select_region"].indexOf(v.phase) >= 0 && v.active >= 0) ? v.sel : -1;
-      const cab = v.cab || [];
+      const sel = (dec.selected >= 0 && ["move", "select_region"].indexOf(dec.phase) >= 0 && dec.active >= 0) ? dec.selected : -1;
+      const cab = pub.cab || [];
 
       // layer 1: land fills, layer 2: borders, layer 3: one group per region (hit area,
       // highlight outline, contents) so shared borders stay crisp under every overlay
@@ -338,14 +344,14 @@
         const tokens = [];
         if (r === king) tokens.push({ w: 30, draw: function (x, y) { return crown(x, y, lastKind === "king"); } });
         for (let p = 0; p < n; p++) {
-          if ((v.grande || [])[p] === r) {
+          if ((pub.grande || [])[p] === r) {
             const pp = p;
             tokens.push({ w: 24, draw: function (x, y) { return grandeMarker(x, y, pp, lastKind === "grande" && lastActor === pp); } });
           }
         }
         // disks: last reveal, and the viewer's own committed disk
         if (anyShown) for (let p = 0; p < n; p++) if (shown[p] === r) { const pp = p; tokens.push({ w: 17, draw: function (x, y) { return diskMarker(x, y, pp, false); } }); }
-        if (v.my_pick === r && viewer !== null && viewer !== undefined) tokens.push({ w: 17, draw: function (x, y) { return diskMarker(x, y, viewer, true); } });
+        if (myPick === r && viewer !== null && viewer !== undefined) tokens.push({ w: 17, draw: function (x, y) { return diskMarker(x, y, viewer, true); } });
         const tw = tokens.reduce(function (s, t) { return s + t.w + 3; }, -3);
         let tx = lay.tx - tw / 2;
         tokens.forEach(function (t) { g.appendChild(t.draw(tx + t.w / 2, lay.ty)); tx += t.w + 3; });
@@ -410,8 +416,8 @@
       g.appendChild(svg("path", { class: "eg-outline" + (lastAreas.has(id) ? " eg-outline-last" : ""), d: d }));
       g.appendChild(svg("text", { class: "eg-rname", x: x + w / 2, y: y + 32, "text-anchor": "middle" }, [areaName(CASTILLO)]));
       g.appendChild(svg("text", { class: "eg-rvals", x: x + w / 2, y: y + 45, "text-anchor": "middle" }, [CASTILLO_VALUES.join(" · ")]));
-      const cab = v.cab || [];
-      const open = v.castillo_open || v.phase === "over" || (v.ranks !== null && v.ranks !== undefined);
+      const cab = pub.cab || [];
+      const open = pub.castillo_open || dec.phase === "over" || (pub.ranks !== null && pub.ranks !== undefined);
       const present = [];
       let total = 0;
       for (let p = 0; p < n; p++) { const c = (cab[p] || [])[CASTILLO] || 0; total += c; if (c > 0) present.push(p); }
@@ -480,7 +486,7 @@
     }
     function diskMarker(x, y, p, own) {
       const s = seats[p];
-      const g = svg("g", { class: "eg-disk" + (own ? " eg-disk-own" : "") + (!own && v.phase === "disk" ? " eg-disk-old" : "") });
+      const g = svg("g", { class: "eg-disk" + (own ? " eg-disk-own" : "") + (!own && dec.phase === "disk" ? " eg-disk-old" : "") });
       g.appendChild(svg("circle", { cx: x, cy: y, r: 8, fill: s.colour, class: "eg-disk-bg" }));
       g.appendChild(svg("text", { x: x, y: y + 3.5, "text-anchor": "middle", class: "eg-disk-t", fill: s.ink }, [s.letter]));
       g.appendChild(title(own ? L.yourDisk : (L.legendDisk + ": " + s.name)));
@@ -501,43 +507,43 @@
       item(crown(23, 15, false), L.legendKing);
       const t = svg("g", null, [svg("rect", { x: 1, y: 4, width: 44, height: 18, rx: 3, class: "eg-tile-bg" }), svg("text", { x: 23, y: 17, "text-anchor": "middle", class: "eg-tile-t eg-tile-t-s" }, ["8·4·0"])]);
       item(t, L.legendTile);
-      if (ex === 0 && (v.shown_picks || []).some(function (x) { return x >= 0; })) item(diskMarker(23, 13, 0, false), L.disksShown);
+      if (ex === 0 && (pub.shown_picks || []).some(function (x) { return x >= 0; })) item(diskMarker(23, 13, 0, false), L.disksShown);
       item(svg("rect", { x: 4, y: 4, width: 38, height: 18, rx: 4, class: "eg-legend-last" }), L.legendLast);
       return lg;
     }
 
     // -------------------------------------------------------------- current card / action
     function renderCurrent() {
-      const c = v.card;
-      if (c === undefined || c < 0 || v.active === undefined || v.active < 0) return null;
+      const c = dec.card;
+      if (c === undefined || c < 0 || dec.active === undefined || dec.active < 0) return null;
       const id = CARD_IDS[c];
       const box = h("section", { class: "eg-current" });
-      box.appendChild(h("h3", { class: "eg-h" }, [L.current + " ", seatTag(v.active, true)]));
+      box.appendChild(h("h3", { class: "eg-h" }, [L.current + " ", seatTag(dec.active, true)]));
       const card = actionCard(id, false);
       card.classList.add("eg-card-current");
       if (lastKind === "take" && lastParts[1] === id) card.classList.add("last");
       kit.place(card, [{ kind: "action_first" }, { kind: "do_action" }, { kind: "mode_all_out" }, { kind: "mode_extra" }], { label: msg("eg.card." + id) });
       const row = h("div", { class: "eg-current-row" }, [card]);
       const info = h("div", { class: "eg-current-info" });
-      const ph = v.phase;
+      const ph = dec.phase;
       const lines = [];
-      if (ph === "place") lines.push(fmt(L.placed, v.placed, v.place_limit));
+      if (ph === "place") lines.push(fmt(L.placed, dec.placed, dec.place_limit));
       if (ph === "move") {
-        if (v.move_mode === "mixed") lines.push(fmt(L.mixedLeft, v.budget_own, v.budget_opp));
-        else if (v.move_mode === "allout") lines.push(fmt(L.allOut, v.sel >= 0 ? areaName(v.sel) : "?"));
-        else lines.push(fmt(L.movesLeft, v.budget_own));
-        if (v.move_mode === "region" && v.sel >= 0) lines.push(fmt(L.inRegion, areaName(v.sel)));
+        if (dec.move_mode === "mixed") lines.push(fmt(L.mixedLeft, dec.budget_own, dec.budget_opp));
+        else if (dec.move_mode === "allout") lines.push(fmt(L.allOut, dec.selected >= 0 ? areaName(dec.selected) : "?"));
+        else lines.push(fmt(L.movesLeft, dec.budget_own));
+        if (dec.move_mode === "region" && dec.selected >= 0) lines.push(fmt(L.inRegion, areaName(dec.selected)));
       }
-      if (ph === "place_extra") lines.push(fmt(L.extraLeft, v.budget_own));
-      if (ph === "intake_from" || ph === "court_from") lines.push(fmt(L.intakeLeft, v.intake_left));
+      if (ph === "place_extra") lines.push(fmt(L.extraLeft, dec.budget_own));
+      if (ph === "intake_from" || ph === "court_from") lines.push(fmt(L.intakeLeft, dec.intake_left));
       if (ph === "return_from") {
-        lines.push(fmt(L.retLeft, v.ret_left));
+        lines.push(fmt(L.retLeft, dec.returns_left));
       }
       info.appendChild(h("div", { class: "eg-phase-small", text: L.phases[ph] || ph }));
       lines.forEach(function (t) { info.appendChild(h("div", { text: t })); });
-      if (ph === "return_from" && (v.to_act || []).length) {
+      if (ph === "return_from" && (dec.to_act || []).length) {
         const w = h("div", null, [L.toAct + ": "]);
-        v.to_act.forEach(function (p) { w.appendChild(seatTag(p, true)); });
+        dec.to_act.forEach(function (p) { w.appendChild(seatTag(p, true)); });
         info.appendChild(w);
       }
       row.appendChild(info);
@@ -560,13 +566,13 @@
       const sec = h("section", { class: "eg-offer" });
       sec.appendChild(h("h3", { class: "eg-h", text: L.offer }));
       const row = h("div", { class: "eg-cards" });
-      const ids = v.offer_ids || [];
-      const inTurns = TURN_PHASES.indexOf(v.phase) >= 0 || (v.phase === "disk" && v.pick_kind > 0);
-      const curId = (v.card >= 0 && v.active >= 0) ? CARD_IDS[v.card] : null;
+      const ids = pub.offer_ids || [];
+      const inTurns = TURN_PHASES.indexOf(dec.phase) >= 0 || (dec.phase === "disk" && dec.pick_kind > 0);
+      const curId = (dec.card >= 0 && dec.active >= 0) ? CARD_IDS[dec.card] : null;
       for (let k = 1; k <= 5; k++) {
         let id = null;
         if (k < 5) { ids.forEach(function (x) { if (x.charAt(0) === String(k)) id = x; }); }
-        else if (v.king_card) id = "5A";
+        else if (pub.king_card) id = "5A";
         if (id) {
           const card = actionCard(id, true);
           if (lastActor < 0 && lastKind === "reveal" && lastParts[1] === id) card.classList.add("last");
@@ -578,10 +584,10 @@
           const slot = h("div", { class: "eg-card eg-card-s eg-card-empty eg-stack" + k + (held ? " eg-card-held" : "") });
           slot.appendChild(h("div", { class: "eg-card-id", text: held ? curId : (k === 5 ? "5A" : String(k)) }));
           let txt = L.nothing;
-          if (k === 5 && !v.king_card) txt = L.taken;
+          if (k === 5 && !pub.king_card) txt = L.taken;
           else if (inTurns) txt = L.taken;
           const sub = h("div", { class: "eg-card-name" }, [txt]);
-          if (held) { sub.textContent = ""; sub.appendChild(seatTag(v.active, false)); sub.appendChild(document.createTextNode(" " + L.taken)); }
+          if (held) { sub.textContent = ""; sub.appendChild(seatTag(dec.active, false)); sub.appendChild(document.createTextNode(" " + L.taken)); }
           slot.appendChild(sub);
           if (k === 5) slot.title = L.kingCard;
           row.appendChild(slot);
@@ -593,15 +599,15 @@
 
     // -------------------------------------------------------------- hand (viewer's power cards)
     function renderHand() {
-      if (viewer === null || viewer === undefined || !Array.isArray(v.hand)) return null;
+      if (viewer === null || viewer === undefined || !mine || !Array.isArray(mine.hand)) return null;
       const sec = h("section", { class: "eg-hand" });
       sec.appendChild(h("h3", { class: "eg-h" }, [L.yourHand + " ", seatTag(viewer, false)]));
       const row = h("div", { class: "eg-powers" });
-      const inHand = new Set(v.hand);
-      const back = new Set(v.taken_back || []);
+      const inHand = new Set(mine.hand);
+      const back = new Set(mine.taken_back || []);
       for (let val = 1; val <= 13; val++) {
         const has = inHand.has(val);
-        const now = (v.power_now || [])[viewer] === val;
+        const now = (pub.power_now || [])[viewer] === val;
         const cls = "eg-power" + (has ? "" : " eg-power-played") + (now ? " eg-power-now" : "") + (back.has(val) && has ? " eg-power-back" : "");
         const el = h("div", { class: cls, title: L.power + " " + val + " · " + POWER_CAB[val] + " " + L.caballerosIntoCourt }, [
           h("span", { class: "eg-power-v", text: String(val) }),
@@ -618,15 +624,15 @@
     // -------------------------------------------------------------- seats
     function renderSeats() {
       const sec = h("section", { class: "eg-seats" });
-      const turnPhase = TURN_PHASES.indexOf(v.phase) >= 0;
-      if (turnPhase && (v.order || []).length) {
+      const turnPhase = TURN_PHASES.indexOf(dec.phase) >= 0;
+      if (turnPhase && (pub.order || []).length) {
         const o = h("div", { class: "eg-order" }, [L.order + ": "]);
-        v.order.forEach(function (p, k) {
+        pub.order.forEach(function (p, k) {
           const t = seatTag(p, false);
-          if (k < v.turn_index) t.classList.add("eg-done");
-          if (p === v.active) t.classList.add("eg-active");
+          if (k < pub.turn_index) t.classList.add("eg-done");
+          if (p === dec.active) t.classList.add("eg-active");
           o.appendChild(t);
-          if (k < v.order.length - 1) o.appendChild(h("span", { class: "eg-arrow", text: "›" }));
+          if (k < pub.order.length - 1) o.appendChild(h("span", { class: "eg-arrow", text: "›" }));
         });
         sec.appendChild(o);
       }
@@ -641,27 +647,27 @@
       const head = h("div", { class: "eg-seat-head" });
       head.appendChild(h("span", { class: "eg-seat-letter", style: { background: s.colour, color: s.ink }, text: s.letter }));
       head.appendChild(h("span", { class: "eg-seat-name", text: s.name + (isViewer ? " (" + L.you + ")" : "") }));
-      if (pending && v.phase !== "over") {
+      if (pending && dec.phase !== "over") {
         head.appendChild(h("span", { class: "eg-badge eg-badge-act" }, ["▶ " + L.toAct, s.thinking ? kit.dots() : null]));
       }
-      if (v.ranks && v.ranks[p]) head.appendChild(h("span", { class: "eg-badge eg-badge-rank" + (v.ranks[p] === 1 ? " eg-win" : ""), text: (v.ranks[p] === 1 ? "★ " : "") + v.ranks[p] + ". " + L.rank }));
-      head.appendChild(h("span", { class: "eg-score", title: L.score }, [h("strong", { text: String((v.scores || [])[p] || 0) }), " " + L.score]));
+      if (pub.ranks && pub.ranks[p]) head.appendChild(h("span", { class: "eg-badge eg-badge-rank" + (pub.ranks[p] === 1 ? " eg-win" : ""), text: (pub.ranks[p] === 1 ? "★ " : "") + pub.ranks[p] + ". " + L.rank }));
+      head.appendChild(h("span", { class: "eg-score", title: L.score }, [h("strong", { text: String((pub.scores || [])[p] || 0) }), " " + L.score]));
       panel.appendChild(head);
 
       const stats = h("div", { class: "eg-stats" });
-      const court = h("span", { class: "eg-stat eg-court" + (p === lastActor && (lastKind === "intake" || lastKind === "intake_from") ? " last" : "") }, [L.court + " ", h("strong", { text: String((v.court || [])[p]) })]);
+      const court = h("span", { class: "eg-stat eg-court" + (p === lastActor && (lastKind === "intake" || lastKind === "intake_from") ? " last" : "") }, [L.court + " ", h("strong", { text: String((pub.court || [])[p]) })]);
       if (isViewer) kit.place(court, [{ kind: "return", from: "court" }, { kind: "intake" }], { label: L.court });
       stats.appendChild(court);
-      stats.appendChild(h("span", { class: "eg-stat" }, [L.province + " ", h("strong", { text: String((v.province || [])[p]) })]));
-      const gr = (v.grande || [])[p];
+      stats.appendChild(h("span", { class: "eg-stat" }, [L.province + " ", h("strong", { text: String((pub.province || [])[p]) })]));
+      const gr = (pub.grande || [])[p];
       stats.appendChild(h("span", { class: "eg-stat" }, [L.grande + ": ", h("strong", { text: gr >= 0 ? areaName(gr) : L.nothing })]));
       panel.appendChild(stats);
 
       // power cards: played log, the card of this round, hand size
       const pw = h("div", { class: "eg-plog" });
       pw.appendChild(h("span", { class: "eg-plog-l", text: L.played + ":" }));
-      const log = (v.power_log || [])[p] || [];
-      const nowV = (v.power_now || [])[p] || 0;
+      const log = (pub.power_log || [])[p] || [];
+      const nowV = (pub.power_now || [])[p] || 0;
       log.forEach(function (val, k) {
         const isNow = nowV > 0 && val === nowV && k === log.lastIndexOf(nowV);
         const chip = h("span", { class: "eg-chip" + (val === 0 ? " eg-chip-back" : "") + (isNow ? " eg-chip-now" : ""), title: val === 0 ? L.takenBack : (L.power + " " + val) }, [val === 0 ? "↩" : String(val)]);
@@ -669,14 +675,14 @@
         pw.appendChild(chip);
       });
       if (!log.length) pw.appendChild(h("span", { class: "eg-muted", text: L.nothing }));
-      pw.appendChild(h("span", { class: "eg-handsize", text: "· " + ((v.hand_sizes || [])[p]) + " " + L.handCount }));
+      pw.appendChild(h("span", { class: "eg-handsize", text: "· " + ((pub.hand_sizes || [])[p]) + " " + L.handCount }));
       panel.appendChild(pw);
 
       // Veto!, disk state
       const badges = h("div", { class: "eg-badges" });
-      const vetos = (v.veto || [])[p] || [];
+      const vetos = (pub.veto || [])[p] || [];
       if (vetos.length) {
-        const rounds = v.rounds || [];
+        const rounds = pub.rounds || [];
         const vb = h("span", { class: "eg-badge eg-veto" + (p === lastActor && (lastKind === "veto" || lastKind === "allow") ? " last" : "") },
           [L.veto + (vetos.length > 1 ? " ×" + vetos.length : "") + " (" + L.round + " " + vetos.map(function (ri) { return rounds[ri] !== undefined ? rounds[ri] : ri + 1; }).join(", ") + ")"]);
         if (isViewer) kit.place(vb, { kind: "veto" }, { label: L.veto });
@@ -684,11 +690,11 @@
       } else if (p === lastActor && lastKind === "veto") {
         badges.appendChild(h("span", { class: "eg-badge eg-veto eg-veto-used last", text: L.veto + " ✓" }));
       }
-      if (v.phase === "disk" && (v.pick_seats || []).indexOf(p) >= 0) {
-        const done = (v.committed || [])[p];
+      if (dec.phase === "disk" && (dec.pick_seats || []).indexOf(p) >= 0) {
+        const done = (pub.committed || [])[p];
         let t = done ? "◉ " + L.diskSet : "○ " + L.diskWait;
-        if (isViewer && v.my_pick >= 0) t = "◉ " + L.yourDisk + ": " + areaName(v.my_pick);
-        badges.appendChild(h("span", { class: "eg-badge " + (done || (isViewer && v.my_pick >= 0) ? "eg-disk-done" : "eg-disk-wait") + (p === lastActor && lastKind === "disk" ? " last" : ""), text: t }));
+        if (isViewer && myPick >= 0) t = "◉ " + L.yourDisk + ": " + areaName(myPick);
+        badges.appendChild(h("span", { class: "eg-badge " + (done || (isViewer && myPick >= 0) ? "eg-disk-done" : "eg-disk-wait") + (p === lastActor && lastKind === "disk" ? " last" : ""), text: t }));
       }
       if (badges.childNodes.length) panel.appendChild(badges);
       return panel;
