@@ -95,6 +95,7 @@ def test_full_game_against_bots_by_clicking(browser: Any, server: str, game: str
     steps = play_to_end(page, Random(1), f"{game}-vs-bots")
     assert steps > 0
     assert page.locator("#end .ranks li").count() == len(kinds)
+    assert page.locator(".seatbar .score").count() == len(kinds)  # read from the view's public part
     assert not errors, errors
     page.context.close()
 
