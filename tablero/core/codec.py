@@ -16,7 +16,6 @@ from typing import Generic, Protocol, TypeVar
 from tablero.core.errors import ActionParseError
 
 A = TypeVar("A")
-A_co = TypeVar("A_co", covariant=True)
 
 
 class ActionCodec(Protocol[A]):

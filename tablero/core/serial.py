@@ -101,6 +101,18 @@ def debug_text(data: dict[str, Any]) -> str:
     return "\n".join(f"{k.ljust(width)}  {json.dumps(v, ensure_ascii=False)}" for k, v in data.items())
 
 
+def plain(value: Any) -> Any:
+    """A view (or part of one) as JSON-ready data: dataclasses by field name, tuples as lists.
+
+    Named tuples become lists too (boards read them by position); other values stay as they are.
+    """
+    if isinstance(value, tuple):
+        return [plain(v) for v in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    return value
+
+
 # ---------------------------------------------------------------------- by annotation
 def _is_union(origin: Any) -> bool:
     return origin is Union or origin is types.UnionType

@@ -934,10 +934,6 @@ def play_on(m: Match[Any, Any, Any], *, check: bool = True, by_text: bool = Fals
     return m
 
 
-def _logs(m: Match[Any, Any, Any]) -> list[list[Message]]:
-    return [m.log(v) for v in _viewers(m.players)]
-
-
 def _same_match(game: AnyGame, a: Match[Any, Any, Any], b: Match[Any, Any, Any], what: str) -> None:
     if a.record.entries != b.record.entries:
         first = next((i for i, (x, y) in enumerate(zip(a.record.entries, b.record.entries, strict=False))

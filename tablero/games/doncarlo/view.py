@@ -16,10 +16,11 @@ A spectator sees what every seat sees of the others.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from random import Random
 from typing import Any, Final
 
+from tablero.core.serial import plain
 from tablero.games.doncarlo.actions import CODE_BY_TEXT, CODE_TEXTS
 from tablero.games.doncarlo.data import CODES, COUNTRIES, COUNTRY_INDEX, FAMILY_COUNTS
 from tablero.games.doncarlo.engine import POW5, hand_values, has_legal_code, new_state
@@ -108,17 +109,9 @@ class DonCarloView:
     deciding: Deciding
 
     def to_json(self) -> dict[str, Any]:
-        return {"viewer": self.viewer, "public": _json(self.public),
-                "private": None if self.private is None else _json(self.private),
-                "deciding": _json(self.deciding)}
-
-
-def _json(v: Any) -> Any:
-    if isinstance(v, tuple):
-        return [_json(x) for x in v]
-    if isinstance(v, (PublicView, PrivateView, Deciding, CountryView)):
-        return {f.name: _json(getattr(v, f.name)) for f in fields(v)}
-    return v
+        return {"viewer": self.viewer, "public": plain(self.public),
+                "private": None if self.private is None else plain(self.private),
+                "deciding": plain(self.deciding)}
 
 
 def observe_state(s: DonCarloState, viewer: int | None) -> DonCarloView:

@@ -24,11 +24,12 @@ public facts; :func:`determinize` rebuilds them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from random import Random
 from typing import Any
 
 from tablero.core.protocol import CHANCE
+from tablero.core.serial import plain
 from tablero.games.elgrande.actions import SECRET_KINDS, EGAction, Kind, act, parse, redact
 from tablero.games.elgrande.data import CARD_TYPES, POWER_VALUES
 from tablero.games.elgrande.engine import new_state, pick_options
@@ -215,20 +216,12 @@ class ElGrandeView:
         return actor, (self.private.last_move if self.private is not None and self.private.last_move else text)
 
     def to_json(self) -> dict[str, Any]:
-        public = _json(self.public)
+        public = plain(self.public)
         public["round"] = self.public.round
         public["offer_ids"] = [CARD_TYPES[c].id for c in self.public.offer]
         return {"viewer": self.viewer, "public": public,
-                "private": None if self.private is None else _json(self.private),
-                "deciding": _json(self.deciding)}
-
-
-def _json(v: Any) -> Any:
-    if isinstance(v, tuple):
-        return [_json(x) for x in v]
-    if isinstance(v, (PublicView, PrivateView, Deciding)):
-        return {f.name: _json(getattr(v, f.name)) for f in fields(v)}
-    return v
+                "private": None if self.private is None else plain(self.private),
+                "deciding": plain(self.deciding)}
 
 
 def _values(mask: int) -> tuple[int, ...]:

@@ -867,7 +867,7 @@ def _me_december(s: MafiaState, t: Task, ev: Events) -> None:
     """ME10: after December the game ends."""
     s.month_end_step = 10
     if s.month >= data.MONTHS:
-        finish(s, ev, december=True)
+        finish(s, ev)
 
 
 def _me_turn_order(s: MafiaState, t: Task, ev: Events) -> None:
@@ -972,7 +972,7 @@ def end_check(s: MafiaState, ev: Events) -> None:
         return
     qualified = [q for q in range(s.n) if s.vp[q] >= s.goal and mission_ok(s, q)]
     if qualified:
-        finish(s, ev, december=False, qualified=qualified)
+        finish(s, ev, qualified=qualified)
 
 
 def tiebreak(s: MafiaState, q: int) -> tuple[int, int, int, int]:
@@ -981,7 +981,7 @@ def tiebreak(s: MafiaState, q: int) -> tuple[int, int, int, int]:
             money_value(s.hand_m[q]) + money_value(s.screen[q]))
 
 
-def finish(s: MafiaState, ev: Events, *, december: bool, qualified: list[int] | None = None) -> None:
+def finish(s: MafiaState, ev: Events, *, qualified: list[int] | None = None) -> None:
     s.over = True
     s.decision = None
     s.tasks = []

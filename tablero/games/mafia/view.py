@@ -16,10 +16,11 @@ A :class:`MafiaView` has three parts:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from random import Random
 from typing import Any, NamedTuple
 
+from tablero.core.serial import plain
 from tablero.games.mafia import data
 from tablero.games.mafia.data import ACTIONS, MONEY
 from tablero.games.mafia.engine import initial_state, mission_ok
@@ -202,17 +203,9 @@ class MafiaView:
         return self.private.atk if self.private is not None else self.public.atk
 
     def to_json(self) -> dict[str, Any]:
-        return {"viewer": self.viewer, "public": _json(self.public),
-                "private": None if self.private is None else _json(self.private),
-                "deciding": _json(self.deciding)}
-
-
-def _json(v: Any) -> Any:
-    if isinstance(v, tuple):
-        return [_json(x) for x in v]
-    if isinstance(v, (PublicView, PrivateView, Deciding)):
-        return {f.name: _json(getattr(v, f.name)) for f in fields(v)}
-    return v
+        return {"viewer": self.viewer, "public": plain(self.public),
+                "private": None if self.private is None else plain(self.private),
+                "deciding": plain(self.deciding)}
 
 
 def _sees(mask: int, viewer: int | None) -> bool:
