@@ -316,11 +316,10 @@ class Game(ABC, Generic[S, A, V]):
                 cached = state.legal_cache
             except AttributeError:
                 cached = None
-            if cached is not None and cached[0] == player:
-                legal = cached[1]
-            elif player in self.to_act(state):
-                legal = self.legal_actions(state, player)
-            else:
+            # The cached list of this decision (what the caller just asked for), else the one
+            # mechanism of legal_actions: () means the seat is not to act.
+            legal = cached[1] if cached is not None and cached[0] == player else self.legal_actions(state, player)
+            if not legal:
                 raise IllegalActionError(self.explain_not_to_act(state, player), code=ErrorCode.NOT_YOUR_TURN)
             if action not in legal:
                 raise IllegalActionError(self.explain_illegal(state, player, action))

@@ -55,7 +55,7 @@ from __future__ import annotations
 import json
 import math
 import string
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from random import Random
 from typing import Any
@@ -906,13 +906,19 @@ def play_match(game: AnyGame, players: int, seed: int, *, options: Mapping[str, 
     return play_on(m, check=check, by_text=by_text)
 
 
-def play_on(m: Match[Any, Any, Any], *, check: bool = True, by_text: bool = False) -> Match[Any, Any, Any]:
-    """Let seeded random bots finish a match (as ``Match.play_bots`` would)."""
+def play_on(m: Match[Any, Any, Any], *, check: bool = True, by_text: bool = False,
+            before_each: Callable[[Match[Any, Any, Any]], object] | None = None) -> Match[Any, Any, Any]:
+    """Let seeded random bots finish a match (as ``Match.play_bots`` would).
+
+    ``before_each`` is called with the match before each decision (a check of its own).
+    """
     game, players, seed = m.game, m.players, m.seed
     bot = RandomChooser()
     rngs = {p: bot_rng(seed, p) for p in range(players)}
     limit = game.max_game_length(players)
     while not m.is_over():
+        if before_each is not None:
+            before_each(m)
         pending = m.pending()
         if check:
             if not pending or CHANCE in pending:
@@ -1076,12 +1082,10 @@ def check_takebacks(game: AnyGame, players: int, seed: int, *,
     undoing them would let it choose again knowing it. Returns the number of points checked.
     """
     rng = Random(derive_seed(seed, "takebacks"))
-    m = Match(game, list(SEAT_NAMES[:players]), options=options, seed=seed, undo=True)
-    bot = RandomChooser()
-    rngs = {p: bot_rng(seed, p) for p in range(players)}
     checked = 0
-    while not m.is_over():
-        pending = m.pending()
+
+    def check_points(m: Match[Any, Any, Any]) -> None:
+        nonlocal checked
         for p in range(players):  # also a seat that waits while another decides
             point = m.undo_point(p)
             if point is None:
@@ -1109,8 +1113,9 @@ def check_takebacks(game: AnyGame, players: int, seed: int, *,
                     f"take-back leak: seat {p} may take back its moves since entry {index}, but their "
                     f"log depends on what it may not see: {m.log(p, index)} vs {visible_log(events, p)}"
                 )
-        p = pending[0]
-        m.act(p, bot.choose(m.view(p), m.legal(p), rngs[p]))
+
+    m = Match(game, list(SEAT_NAMES[:players]), options=options, seed=seed, undo=True)
+    play_on(m, check=False, before_each=check_points)
     return checked
 
 
