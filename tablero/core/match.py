@@ -7,7 +7,7 @@ hands every seat only its own observation and its redacted log.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from random import Random
 from typing import Any, Final, Generic, Protocol
 
@@ -93,6 +93,27 @@ class Match(Generic[S, A, V]):
     @classmethod
     def from_record(cls, game: Game[S, A, V], record: GameRecord, *, undo: bool = False) -> Match[S, A, V]:
         """Rebuild a match (state, log) from a record, with no RNG; play can go on."""
+        m = cls._empty(game, record, undo)
+        for i, (actor, text) in enumerate(record.entries):
+            m._replay_entry(i, actor, text)
+        m.advance()
+        return m
+
+    @classmethod
+    def walk_record(cls, game: Game[S, A, V], record: GameRecord) -> Iterator[tuple[int, Player, str, Match[S, A, V]]]:
+        """Rebuild a match entry by entry: yields ``(index, actor, text, match)`` before each entry.
+
+        The match is the one being rebuilt (read its ``view`` and ``legal``; do not act on it):
+        what a review of the game needs at each decision. Raises RecordError like
+        :meth:`from_record`.
+        """
+        m = cls._empty(game, record, False)
+        for i, (actor, text) in enumerate(record.entries):
+            yield i, actor, text, m
+            m._replay_entry(i, actor, text)
+
+    @classmethod
+    def _empty(cls, game: Game[S, A, V], record: GameRecord, undo: bool) -> Match[S, A, V]:
         check_versions(game, record)
         m = cls.__new__(cls)
         m.game = game
@@ -113,16 +134,16 @@ class Match(Generic[S, A, V]):
             setup=record.setup,
         )
         m.events = []
-        for i, (actor, text) in enumerate(record.entries):
-            try:
-                if text == UNDO and actor != CHANCE:
-                    m.undo(actor)
-                    continue
-                m._apply(actor, game.parse_action(m.state, actor, text))
-            except TableroError as exc:
-                raise RecordError(f"entry {i} [{actor}, {text!r}] does not replay: {exc}") from exc
-        m.advance()
         return m
+
+    def _replay_entry(self, i: int, actor: Player, text: str) -> None:
+        try:
+            if text == UNDO and actor != CHANCE:
+                self.undo(actor)
+                return
+            self._apply(actor, self.game.parse_action(self.state, actor, text))
+        except TableroError as exc:
+            raise RecordError(f"entry {i} [{actor}, {text!r}] does not replay: {exc}") from exc
 
     # ------------------------------------------------------------------ flow
     @property
@@ -189,9 +210,13 @@ class Match(Generic[S, A, V]):
             if not bot_seats:
                 return
             p = bot_seats[0]
-            view = self.game.observe(self.state, p)
-            legal = self.game.legal_actions(self.state, p)
-            self.act(p, bots[p].choose(view, legal, bot_rngs[p]))
+            bot, legal = bots[p], self.game.legal_actions(self.state, p)
+            if getattr(bot, "peeks", False):
+                # A clearly named cheating baseline (mcts-cheat) for measurements: a copy of the
+                # true state. Every other bot sees the seat's view and nothing else.
+                self.act(p, bot.choose_peeking(self.state.clone(), p, legal, bot_rngs[p]))  # type: ignore[attr-defined]
+            else:
+                self.act(p, bot.choose(self.game.observe(self.state, p), legal, bot_rngs[p]))
 
     # ------------------------------------------------------------------ undo
     def _note_checkpoint(self, actor: Player, before: S | None, evs: list[Event]) -> None:

@@ -358,7 +358,19 @@ class Game(ABC, Generic[S, A, V]):
     def result(self, state: S) -> Result | None:
         """Final result once terminal, else None."""
 
+    def num_players(self, state: S) -> int:
+        """The number of seats of the game in ``state`` (every state here keeps it as ``n``)."""
+        n: int = getattr(state, "n")  # noqa: B009 - the State protocol does not name it
+        return n
+
     # ----------------------------------------------------------------- information
+    @abstractmethod
+    def view_seat(self, view: V) -> Viewer:
+        """Whose observation ``view`` is: the seat, or None for a spectator's.
+
+        Bots are handed a view and the legal actions only; a search bot reads its own seat here.
+        """
+
     @abstractmethod
     def observe(self, state: S, viewer: Viewer) -> V:
         """What ``viewer`` may know, built field by field (allow-list)."""

@@ -585,6 +585,9 @@ class ToyGame(Game[ToyState, ToyAction, ToyView]):
         return Result.from_scores([float(x) for x in state.scores])
 
     # ------------------------------------------------------------------ information
+    def view_seat(self, view: ToyView) -> Viewer:
+        return view.viewer if view.hand is not None else None
+
     def observe(self, state: ToyState, viewer: Viewer) -> ToyView:
         own = viewer is not None and 0 <= viewer < state.n
         over = state.phase == OVER

@@ -37,7 +37,7 @@ class Weights:
     majority_late: float = 0.0
 
 
-def _majority_points(counts: Sequence[int], points: int, tie_rule: str) -> list[float]:
+def majority_points(counts: Sequence[int], points: int, tie_rule: str) -> list[float]:
     """Majority points each seat would get if the game ended with these agent counts."""
     out = [0.0] * len(counts)
     top = max(counts)
@@ -98,9 +98,9 @@ class GreedyDonCarlo:
         counts = [0] * pub.players
         for owner, _ in country.agents:
             counts[owner] += 1
-        before = _margin(_majority_points(counts, country.points, pub.tie_rule), seat)
+        before = _margin(majority_points(counts, country.points, pub.tie_rule), seat)
         counts[seat] += 1
-        after = _margin(_majority_points(counts, country.points, pub.tie_rule), seat)
+        after = _margin(majority_points(counts, country.points, pub.tie_rule), seat)
         cards = len(code)
         rest = hand[:]
         for v in code:

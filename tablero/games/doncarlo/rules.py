@@ -157,6 +157,9 @@ class DonCarlo(Game[DonCarloState, DonCarloAction, DonCarloView]):
         return chance_actions(players)
 
     # ------------------------------------------------------------------ information
+    def view_seat(self, view: DonCarloView) -> Viewer:
+        return None if view.private is None else view.private.seat
+
     def observe(self, state: DonCarloState, viewer: Viewer) -> DonCarloView:
         return observe_state(state, viewer)
 

@@ -146,6 +146,9 @@ class ElGrande(Game[ElGrandeState, EGAction, ElGrandeView]):
             raise TableroError(f"{self.id} takes {self.min_players}-{self.max_players} players, not {players}")
 
     # ------------------------------------------------------------------ information
+    def view_seat(self, view: ElGrandeView) -> Viewer:
+        return None if view.private is None else view.private.seat
+
     def observe(self, state: ElGrandeState, viewer: Viewer) -> ElGrandeView:
         return observe(state, viewer)
 

@@ -216,6 +216,9 @@ class Mafia(Game[MafiaState, MLAction, MafiaView]):
         return chance_actions(players)
 
     # ------------------------------------------------------------------ information
+    def view_seat(self, view: MafiaView) -> Viewer:
+        return None if view.private is None else view.private.seat
+
     def observe(self, state: MafiaState, viewer: Viewer) -> MafiaView:
         return observe(state, viewer)
 

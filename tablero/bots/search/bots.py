@@ -1,0 +1,160 @@
+"""Search bots by name: ``ismcts``, ``ismcts:iterations=400``, the levels, ``mcts-cheat``.
+
+A seat name is the bot's name, then parameters separated by ``:`` (commas separate seats):
+``ismcts:iterations=400``, ``ismcts:seconds=1:depth=10``. Parameters: ``iterations``,
+``seconds``, ``depth`` (playout decisions before the evaluation; 0 = to the end), ``c``
+(exploration), ``epsilon`` (random playout decisions). A budget of ``seconds`` only drops
+the default iteration count; giving both stops at whichever comes first.
+
+The levels people pick from are fixed budgets per game (:data:`LEVELS`):
+
+* ``easy``: a short search with noisy playouts: it sees the obvious, it blunders;
+* ``medium``: a real search that answers in well under a second;
+* ``hard``: the strongest search that answers within a few seconds on one core.
+
+``mcts-cheat`` is the same search on the *true* state (every determinization is a copy of
+it, every move is seen in full): the upper bound that shows what hidden information is
+worth. It is for measurements only and is never offered to people as an opponent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from random import Random
+from typing import Any, Final
+
+from tablero.bots.search.ismcts import ISMCTS, Budget, SearchResult
+from tablero.bots.search.model import GenericModel, SearchModel
+from tablero.bots.search.models.doncarlo import DonCarloModel
+from tablero.core.errors import TableroError
+from tablero.core.protocol import Game
+
+SEARCH_BOTS: Final = ("ismcts", "mcts-cheat")
+LEVEL_NAMES: Final = ("easy", "medium", "hard")
+CHEAT: Final = "mcts-cheat"
+
+MODELS: Final[Mapping[str, type]] = {
+    "don-carlo": DonCarloModel,
+}
+"""The search model of each game, by game id (other games fall back to GenericModel)."""
+
+LEVELS: Final[Mapping[str, Mapping[str, Budget]]] = {
+    "don-carlo": {
+        "easy": Budget(iterations=60, depth=4, epsilon=0.5),
+        "medium": Budget(iterations=300, depth=8),
+        "hard": Budget(iterations=1500, seconds=4.0, depth=10),
+    },
+}
+"""Budgets of the levels per game (see docs/bots.md for how they were chosen)."""
+
+DEFAULT_LEVELS: Final[Mapping[str, Budget]] = {
+    "easy": Budget(iterations=50, depth=4, epsilon=0.5),
+    "medium": Budget(iterations=200, depth=8),
+    "hard": Budget(iterations=800, seconds=4.0, depth=10),
+}
+
+
+class BotSpecError(TableroError):
+    """A search bot's name or parameters cannot be read."""
+
+
+def model_for(game: Game[Any, Any, Any]) -> SearchModel:
+    factory = MODELS.get(game.id)
+    model: SearchModel = factory() if factory is not None else GenericModel()
+    return model
+
+
+def level_budget(game_id: str, level: str) -> Budget:
+    return LEVELS.get(game_id, DEFAULT_LEVELS)[level]
+
+
+_FLOAT: Final = ("seconds", "c", "epsilon")
+_INT: Final = ("iterations", "depth")
+
+
+def parse_budget(params: Sequence[str], base: Budget) -> Budget:
+    """``["iterations=400", "depth=10"]`` over ``base``; raises BotSpecError."""
+    changes: dict[str, Any] = {}
+    for item in params:
+        key, sep, value = item.partition("=")
+        key = key.strip().lower()
+        if not sep or key not in _FLOAT + _INT:
+            raise BotSpecError(f"search parameter {item!r}: use NAME=VALUE with NAME one of "
+                               f"{', '.join(_INT + _FLOAT)}")
+        try:
+            changes[key] = int(value) if key in _INT else float(value)
+        except ValueError as exc:
+            raise BotSpecError(f"search parameter {item!r}: {value!r} is not a number") from exc
+    if "seconds" in changes and "iterations" not in changes:
+        changes["iterations"] = None
+    try:
+        return replace(base, **changes)
+    except ValueError as exc:
+        raise BotSpecError(f"search parameters {':'.join(params)!r}: {exc}") from exc
+
+
+class SearchBot:
+    """A bot that searches with ISMCTS from its seat's view (``choose``) — never the state.
+
+    ``last`` keeps the latest search's result (options with values, iterations, time).
+    """
+
+    peeks = False
+
+    def __init__(self, name: str, game: Game[Any, Any, Any], budget: Budget,
+                 model: SearchModel | None = None) -> None:
+        self.name = name
+        self.game = game
+        self.budget = budget
+        self.search = ISMCTS(game, model or model_for(game), budget)
+        self.last: SearchResult | None = None
+
+    def analyse(self, view: Any, legal: Sequence[Any], rng: Random) -> SearchResult:
+        """Every legal option with its value for the view's seat (best first)."""
+        self.last = self.search.search_view(view, legal, rng)
+        return self.last
+
+    def choose(self, view: Any, legal: Sequence[Any], rng: Random) -> Any:
+        if not legal:
+            raise ValueError("a bot was asked to choose from no legal actions")
+        if len(legal) == 1:
+            return legal[0]
+        return self.analyse(view, legal, rng).best
+
+
+class CheatingSearchBot:
+    """``mcts-cheat``: the same search on copies of the true state (``peeks``).
+
+    The match driver hands a peeking bot the state (:meth:`choose_peeking`); everything else
+    (a person's table, the server) refuses it. It cannot play from a view alone.
+    """
+
+    peeks = True
+
+    def __init__(self, name: str, game: Game[Any, Any, Any], budget: Budget) -> None:
+        self.name = name
+        self.game = game
+        self.search = ISMCTS(game, model_for(game), budget, observed_moves=False)
+
+    def choose(self, view: Any, legal: Sequence[Any], rng: Random) -> Any:
+        raise TypeError("mcts-cheat searches the true state: call choose_peeking")
+
+    def choose_peeking(self, state: Any, seat: int, legal: Sequence[Any], rng: Random) -> Any:
+        if len(legal) == 1:
+            return legal[0]
+        return self.search.search(lambda _r: state.clone(), seat, legal, rng).best
+
+
+def make_search_bot(spec: str, game: Game[Any, Any, Any]) -> SearchBot | CheatingSearchBot | None:
+    """The search bot called ``spec`` (``hard``, ``ismcts:iterations=400``…), None if not one."""
+    name, *params = spec.strip().lower().split(":")
+    if name in LEVEL_NAMES:
+        if params:
+            raise BotSpecError(f"the level {name!r} takes no parameters; use ismcts:... for a budget")
+        return SearchBot(name, game, level_budget(game.id, name))
+    if name == "ismcts":
+        return SearchBot(spec, game, parse_budget(params, Budget()))
+    if name == CHEAT:
+        return CheatingSearchBot(spec, game, parse_budget(params, Budget()))
+    return None

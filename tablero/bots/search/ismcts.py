@@ -1,0 +1,271 @@
+"""Information-set Monte Carlo tree search over the core protocol, for 2-5 seats.
+
+Cowling, Powley & Whitehouse (2012), *Information Set Monte Carlo Tree Search*, in its
+multiple-observer form (MO-ISMCTS), with a reward per seat (max^n: every seat maximises its
+own reward). One iteration:
+
+1. **Determinize**: sample a full world from the searching seat's view
+   (``game.determinize(view, seat, rng)``). The true state is never read (the cheating
+   baseline in :mod:`tablero.bots.search.bots` passes a copy of it here instead).
+2. **Select and expand** in one tree *per seat*. A seat's tree is keyed by the moves as that
+   seat observes them: its own moves in full, another seat's move as
+   ``game.redact_action(world, actor, action, seat)`` shows it (El Grande's secret disk is
+   only ``disk``), chance not at all (open loop: every outcome passes through, so the trees
+   stay small and share statistics across draws). Where seat q decides, q's own tree picks the
+   action by UCB1 over the actions legal *in this world* (with availability counts, as ISMCTS
+   does), so q's choice depends only on what q has observed, never on the other seats' hidden
+   cards or secret commitments. Simultaneous secret choices (El Grande's disks, Mafia Legend's
+   EV08 discards) need nothing more: the seats commit one after another in the world, and a
+   later seat's tree holds the earlier commitments only as their redacted form.
+   A node with untried legal actions gets one of them (the first untried one in a random
+   order) and the tree phase ends there.
+3. **Play out** with the game's policy (:class:`~tablero.bots.search.model.SearchModel`),
+   with ε uniform exploration, for at most ``depth`` decisions (0 = to the end), then
+4. **Evaluate**: a finished game by its result (win share, 1/k for shared first places, plus
+   a little of the score margin), a cut-off one by the model's estimated scores
+   (``sigmoid(margin / scale)`` per seat), and back the reward vector up: every edge along
+   the path adds the reward of the seat that chose it.
+
+The move played is the root action visited most; the value of an option is its mean reward
+for the searching seat (an estimate of its winning chances), which is what the analysis of
+a game reports.
+
+The search uses ``apply_unchecked`` on its own worlds, the game's ``legal_actions`` cache and
+``clone``; everything it sees of the real game is ``view`` and ``legal``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from random import Random
+from typing import Any
+
+from tablero.bots.search.model import SearchModel, margin_rewards, result_rewards
+from tablero.core.protocol import CHANCE, Game
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How long and how a search thinks.
+
+    ``iterations`` and ``seconds`` bound the search (whichever comes first; at least one
+    iteration always runs). ``depth`` is the number of playout decisions after the tree before
+    the position is evaluated (0 = play to the end); ``c`` the UCB1 exploration constant for
+    rewards in [0, 1]; ``epsilon`` the share of uniformly random playout decisions.
+    """
+
+    iterations: int | None = 400
+    seconds: float | None = None
+    depth: int = 20
+    c: float = 0.7
+    epsilon: float = 0.1
+
+    def __post_init__(self) -> None:
+        if self.iterations is None and self.seconds is None:
+            raise ValueError("a search budget needs iterations or seconds")
+        if self.iterations is not None and self.iterations < 1:
+            raise ValueError("iterations must be at least 1")
+        if self.seconds is not None and self.seconds <= 0:
+            raise ValueError("seconds must be positive")
+        if self.depth < 0:
+            raise ValueError("depth must be 0 (to the end) or more")
+        if self.c < 0 or not 0 <= self.epsilon <= 1:
+            raise ValueError("c must be >= 0 and epsilon in [0, 1]")
+
+
+class Edge:
+    """An action of the deciding seat at a node of its tree."""
+
+    __slots__ = ("avail", "total", "visits")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 0
+
+    @property
+    def value(self) -> float:
+        return self.total / self.visits if self.visits else 0.0
+
+
+class Node:
+    """A node of one seat's tree: its own actions' statistics and the children by observed move."""
+
+    __slots__ = ("edges", "kids")
+
+    def __init__(self) -> None:
+        self.edges: dict[Any, Edge] = {}
+        self.kids: dict[Any, Node] = {}
+
+    def child(self, key: Any) -> Node:
+        kid = self.kids.get(key)
+        if kid is None:
+            kid = self.kids[key] = Node()
+        return kid
+
+
+@dataclass(frozen=True, slots=True)
+class OptionValue:
+    """One root option: visits and mean reward for the searching seat."""
+
+    action: Any
+    visits: int
+    value: float
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """The root's options, best first (most visited, then highest value), and the work done."""
+
+    options: tuple[OptionValue, ...]
+    iterations: int
+    seconds: float
+    stats: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def best(self) -> Any:
+        return self.options[0].action
+
+
+Determinizer = Callable[[Random], Any]
+"""Gives a full world to search in, one per iteration."""
+
+
+class ISMCTS:
+    """The search (see the module docstring). Stateless between calls but for the model."""
+
+    def __init__(self, game: Game[Any, Any, Any], model: SearchModel, budget: Budget | None = None,
+                 *, observed_moves: bool = True) -> None:
+        self.game = game
+        self.model = model
+        self.budget = budget or Budget()
+        self.observed_moves = observed_moves
+        """False: every seat's tree keys every move in full (the cheating baseline's trees)."""
+
+    def search_view(self, view: Any, legal: Sequence[Any], rng: Random) -> SearchResult:
+        """Search for the seat whose ``view`` this is, among its ``legal`` actions."""
+        seat = self.game.view_seat(view)
+        if seat is None:
+            raise ValueError("search needs a seat's view, not a spectator's")
+        game = self.game
+        return self.search(lambda r: game.determinize(view, seat, r), seat, legal, rng)
+
+    def search(self, determinize: Determinizer, seat: int, legal: Sequence[Any], rng: Random,
+               clock: Callable[[], float] = time.perf_counter) -> SearchResult:
+        """Run the budget's iterations from worlds drawn by ``determinize``; ``seat`` decides first."""
+        if not legal:
+            raise ValueError("search was asked to choose from no legal actions")
+        budget = self.budget
+        start = clock()
+        deadline = None if budget.seconds is None else start + budget.seconds
+        limit = budget.iterations
+        roots: list[Node] | None = None
+        iterations = 0
+        while True:
+            world = determinize(rng)
+            if roots is None:
+                roots = [Node() for _ in range(self.game.num_players(world))]
+            self._iterate(world, seat, legal, roots, rng)
+            iterations += 1
+            if limit is not None and iterations >= limit:
+                break
+            if deadline is not None and clock() >= deadline:
+                break
+        assert roots is not None
+        edges = roots[seat].edges
+        options = [OptionValue(a, edges[a].visits, edges[a].value) if a in edges else OptionValue(a, 0, 0.0)
+                   for a in legal]
+        options.sort(key=lambda o: (-o.visits, -o.value))
+        return SearchResult(tuple(options), iterations, clock() - start)
+
+    # ------------------------------------------------------------------ one iteration
+    def _iterate(self, world: Any, seat: int, root_legal: Sequence[Any], roots: list[Node],
+                 rng: Random) -> None:
+        game, model, budget = self.game, self.model, self.budget
+        to_act, legal_actions = game.to_act, game.legal_actions
+        apply, sample = game.apply_unchecked, game.sample_chance
+        redact = game.redact_action if self.observed_moves else None
+        n = len(roots)
+        cur: list[Node] = list(roots)
+        path: list[tuple[Edge, int]] = []
+        in_tree = True
+        first = True
+        left = budget.depth or -1
+        epsilon = budget.epsilon
+        c = budget.c
+        while True:
+            actors = to_act(world)
+            if not actors:
+                result = game.result(world)
+                assert result is not None
+                rewards = result_rewards(result, model.scale)
+                break
+            q = actors[0]
+            if q == CHANCE:
+                apply(world, CHANCE, sample(world, rng))
+                continue
+            if first:
+                q, legal, first = seat, root_legal, False
+            else:
+                legal = legal_actions(world, q)
+            if in_tree:
+                node = cur[q]
+                if len(legal) == 1:
+                    action = legal[0]
+                else:
+                    action, edge, expanded = _select(node, legal, c, rng)
+                    path.append((edge, q))
+                    if expanded:
+                        in_tree = False
+                if in_tree:
+                    for j in range(n):
+                        if j == q or redact is None:
+                            cur[j] = cur[j].child(action)
+                        else:
+                            cur[j] = cur[j].child(redact(world, q, action, j))
+                apply(world, q, action)
+                continue
+            if left == 0:
+                est = model.estimate(game, world)
+                rewards = margin_rewards(est, model.scale) if est else [0.5] * n
+                break
+            if len(legal) == 1:
+                action = legal[0]
+            else:
+                left -= 1
+                if rng.random() < epsilon:
+                    action = legal[rng.randrange(len(legal))]
+                else:
+                    action = model.rollout(game, world, q, legal, rng)
+            apply(world, q, action)
+        for edge, p in path:
+            edge.visits += 1
+            edge.total += rewards[p]
+
+
+def _select(node: Node, legal: Sequence[Any], c: float, rng: Random) -> tuple[Any, Edge, bool]:
+    """UCB1 with availability over ``legal``; an untried action first (a random one)."""
+    edges = node.edges
+    untried = [a for a in legal if a not in edges]
+    if untried:
+        action = untried[rng.randrange(len(untried))]
+        edge = edges[action] = Edge()
+        for a in legal:
+            e = edges.get(a)
+            if e is not None:
+                e.avail += 1
+        return action, edge, True
+    best_edge: Edge | None = None
+    best_action: Any = None
+    best = -1.0
+    for a in legal:
+        e = edges[a]
+        e.avail += 1
+        score = e.total / e.visits + c * math.sqrt(math.log(e.avail) / e.visits)
+        if score > best:
+            best, best_edge, best_action = score, e, a
+    assert best_edge is not None
+    return best_action, best_edge, False
