@@ -39,11 +39,16 @@ MODELS: Final[Mapping[str, type]] = {
 }
 """The search model of each game, by game id (other games fall back to GenericModel)."""
 
+BASES: Final[Mapping[str, Budget]] = {
+    "don-carlo": Budget(iterations=400, depth=0),
+}
+"""The budget ``ismcts`` starts from per game, before its parameters (else ``Budget()``)."""
+
 LEVELS: Final[Mapping[str, Mapping[str, Budget]]] = {
     "don-carlo": {
-        "easy": Budget(iterations=60, depth=4, epsilon=0.5),
-        "medium": Budget(iterations=300, depth=8),
-        "hard": Budget(iterations=1500, seconds=4.0, depth=10),
+        "easy": Budget(iterations=40, depth=4, epsilon=0.5),
+        "medium": Budget(iterations=250, depth=0),
+        "hard": Budget(iterations=1000, seconds=4.0, depth=0),
     },
 }
 """Budgets of the levels per game (see docs/bots.md for how they were chosen)."""
@@ -153,8 +158,9 @@ def make_search_bot(spec: str, game: Game[Any, Any, Any]) -> SearchBot | Cheatin
         if params:
             raise BotSpecError(f"the level {name!r} takes no parameters; use ismcts:... for a budget")
         return SearchBot(name, game, level_budget(game.id, name))
+    base = BASES.get(game.id, Budget())
     if name == "ismcts":
-        return SearchBot(spec, game, parse_budget(params, Budget()))
+        return SearchBot(spec, game, parse_budget(params, base))
     if name == CHEAT:
-        return CheatingSearchBot(spec, game, parse_budget(params, Budget()))
+        return CheatingSearchBot(spec, game, parse_budget(params, base))
     return None
