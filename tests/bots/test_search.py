@@ -196,3 +196,31 @@ def test_analysis_follows_the_record(game_id: str, tmp_path: Any) -> None:
         assert d["chosen"] in {o["text"] for o in d["options"]}
         assert d["loss"] >= 0
     assert data["worst"] is None or data["worst"] in {d["index"] for d in data["decisions"]}
+
+
+def test_subtree_reuse_within_a_compound_turn_only() -> None:
+    """El Grande places caballeros one at a time: the search goes on from the last one's subtree;
+    after another seat's move or a draw it starts afresh."""
+    game = get_game("el-grande")
+    m = Match(game, ["ismcts", "random", "random"], seed=5)
+    bots = {0: make_bot("ismcts:iterations=30:depth=4", game.id), 1: make_bot("random", game.id),
+            2: make_bot("random", game.id)}
+    rngs = {p: Random(p) for p in bots}
+    reused, fresh = 0, 0
+    for _ in range(300):
+        if m.is_over():
+            break
+        p = m.pending()[0]
+        asked = len(m.legal(p)) > 1
+        previous = m.record.entries[-1][0] if m.record.entries else None
+        m.act(p, bots[p].choose(m.view(p), m.legal(p), rngs[p]))
+        if p == 0 and asked:
+            last = bots[0].last  # type: ignore[attr-defined]
+            assert last is not None
+            if previous != 0:
+                assert last.reused == 0, "another seat or chance came between: no reuse"
+                fresh += 1
+            elif last.reused:
+                reused += 1
+                assert sum(o.visits for o in last.options) == last.iterations + last.reused
+    assert reused >= 3 and fresh >= 3

@@ -114,18 +114,27 @@ class SearchBot:
         self.budget = budget
         self.search = ISMCTS(game, model or model_for(game), budget)
         self.last: SearchResult | None = None
+        self._played: tuple[Any, Any, SearchResult] | None = None  # (view, action, search) of the last choice
 
     def analyse(self, view: Any, legal: Sequence[Any], rng: Random) -> SearchResult:
-        """Every legal option with its value for the view's seat (best first)."""
+        """Every legal option with its value for the view's seat (best first); a fresh search."""
         self.last = self.search.search_view(view, legal, rng)
         return self.last
 
     def choose(self, view: Any, legal: Sequence[Any], rng: Random) -> Any:
+        """The most visited option; the search goes on from the last one's subtree where valid."""
         if not legal:
             raise ValueError("a bot was asked to choose from no legal actions")
         if len(legal) == 1:
             return legal[0]
-        return self.analyse(view, legal, rng).best
+        trees = None
+        if self._played is not None:
+            old_view, action, old = self._played
+            trees = self.search.follow(old.trees, old_view, action, view, Random(0))
+        self.last = self.search.search_view(view, legal, rng, trees=trees)
+        choice = self.last.best
+        self._played = (view, choice, self.last)
+        return choice
 
 
 class CheatingSearchBot:

@@ -123,7 +123,10 @@ class SearchResult:
     options: tuple[OptionValue, ...]
     iterations: int
     seconds: float
-    stats: dict[str, float] = field(default_factory=dict)
+    reused: int = 0
+    """Root visits carried over from the previous search (subtree reuse)."""
+    trees: list[Node] = field(default_factory=list, compare=False, repr=False)
+    """Every seat's tree (for reuse by the next search)."""
 
     @property
     def best(self) -> Any:
@@ -145,24 +148,30 @@ class ISMCTS:
         self.observed_moves = observed_moves
         """False: every seat's tree keys every move in full (the cheating baseline's trees)."""
 
-    def search_view(self, view: Any, legal: Sequence[Any], rng: Random) -> SearchResult:
+    def search_view(self, view: Any, legal: Sequence[Any], rng: Random,
+                    trees: list[Node] | None = None) -> SearchResult:
         """Search for the seat whose ``view`` this is, among its ``legal`` actions."""
         seat = self.game.view_seat(view)
         if seat is None:
             raise ValueError("search needs a seat's view, not a spectator's")
         game = self.game
-        return self.search(lambda r: game.determinize(view, seat, r), seat, legal, rng)
+        return self.search(lambda r: game.determinize(view, seat, r), seat, legal, rng, trees=trees)
 
     def search(self, determinize: Determinizer, seat: int, legal: Sequence[Any], rng: Random,
-               clock: Callable[[], float] = time.perf_counter) -> SearchResult:
-        """Run the budget's iterations from worlds drawn by ``determinize``; ``seat`` decides first."""
+               clock: Callable[[], float] = time.perf_counter, trees: list[Node] | None = None) -> SearchResult:
+        """Run the budget's iterations from worlds drawn by ``determinize``; ``seat`` decides first.
+
+        ``trees`` continues from earlier statistics (:meth:`follow`); the budget counts only
+        the new iterations.
+        """
         if not legal:
             raise ValueError("search was asked to choose from no legal actions")
         budget = self.budget
         start = clock()
         deadline = None if budget.seconds is None else start + budget.seconds
         limit = budget.iterations
-        roots: list[Node] | None = None
+        roots: list[Node] | None = trees
+        reused = sum(e.visits for e in trees[seat].edges.values()) if trees else 0
         iterations = 0
         while True:
             world = determinize(rng)
@@ -179,7 +188,42 @@ class ISMCTS:
         options = [OptionValue(a, edges[a].visits, edges[a].value) if a in edges else OptionValue(a, 0, 0.0)
                    for a in legal]
         options.sort(key=lambda o: (-o.visits, -o.value))
-        return SearchResult(tuple(options), iterations, clock() - start)
+        return SearchResult(tuple(options), iterations, clock() - start, reused, roots)
+
+    def follow(self, trees: list[Node], view: Any, action: Any, new_view: Any, rng: Random) -> list[Node] | None:
+        """The subtrees to reuse when the seat of ``view`` played ``action`` and decides again.
+
+        Valid only where nothing but the seat's own moves came between (a compound turn: El
+        Grande's placements, Mafia Legend's two plays): in a world drawn from ``view``, the
+        action and the seat's own forced steps after it, with no chance outcome and no other
+        seat, must lead to a position whose view is ``new_view``. Else None (search afresh).
+        """
+        game = self.game
+        seat = game.view_seat(view)
+        if seat is None or game.view_seat(new_view) != seat:
+            return None
+        world = game.determinize(view, seat, rng)
+        redact = game.redact_action if self.observed_moves else None
+        cur = list(trees)
+        while True:
+            for j in range(len(cur)):
+                key = action if j == seat or redact is None else redact(world, seat, action, j)
+                kid = cur[j].kids.get(key)
+                if kid is None:
+                    return None
+                cur[j] = kid
+            game.apply_unchecked(world, seat, action)
+            actors = game.to_act(world)
+            if seat not in actors:
+                return None
+            if len(actors) == 1:
+                legal = game.legal_actions(world, seat)
+                if len(legal) == 1 and not game.always_asked(world, seat):
+                    action = legal[0]
+                    continue
+            if game.observe(world, seat) != new_view:
+                return None
+            return cur
 
     # ------------------------------------------------------------------ one iteration
     def _iterate(self, world: Any, seat: int, root_legal: Sequence[Any], roots: list[Node],
