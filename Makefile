@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 PYTHON ?= python3
 JOBS ?= 2
 
-.PHONY: install play serve services test test-deep lint typecheck pytest bench bench-server clean
+.PHONY: install play serve services test test-deep lint typecheck pytest bench bench-bots bench-server clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -54,6 +54,12 @@ bench: install
 	$(BIN)/tablero bench --game don-carlo --players 4 --seconds 5 --json
 	$(BIN)/tablero bench --game el-grande --players 4 --seconds 5 --json
 	$(BIN)/tablero bench --game mafia-legend --players 4 --seconds 5 --json
+
+## Strength (seats rotated, 95% intervals) and speed of the search bots, as JSON (docs/bench-bots.json).
+## Hours on 2 cores: BENCH_BOTS_ARGS="--only don-carlo --games 20" measures a part.
+BENCH_BOTS_ARGS ?=
+bench-bots: install
+	$(BIN)/python -m tablero.botbench --out docs/bench-bots.json $(BENCH_BOTS_ARGS)
 
 ## Many concurrent games through the real WebSocket API (SQLite, then PostgreSQL), as JSON.
 bench-server: install services

@@ -4,6 +4,12 @@ Game ``i`` of a run with master seed ``seed`` uses the match seed ``derive_seed(
 the bot in seat ``p`` draws from ``match.bot_rng(that seed, p)``. A run is therefore fully
 reproducible, and ``workers > 1`` gives the very same numbers as ``workers = 1`` (the games
 are the same and are summed in the same order).
+
+With ``rotate``, game ``i`` seats the bots of the seat list rotated by ``i % n``
+(:func:`seating`): seat ``p`` gets ``seats[(p + i) % n]``, so over every block of ``n`` games
+each bot plays each seat once. The statistics per bot (``by_bot``) then count each game for
+the bot that actually sat in each seat; the statistics per seat position remain (the
+advantage of a seat), with ``bot`` set to :data:`ROTATED`.
 """
 
 from __future__ import annotations
@@ -26,6 +32,18 @@ Progress = Callable[[int, int], None]
 
 Z95 = 1.959963984540054
 
+ROTATED = "rotated"
+"""The ``bot`` of a seat position in a rotated run: every bot sat there in turn."""
+
+
+def seating(seats: Sequence[str], index: int, rotate: bool) -> tuple[str, ...]:
+    """The bots of game ``index``: ``seats`` itself, or rotated by ``index % n`` (seat p gets
+    ``seats[(p + index) % n]``)."""
+    if not rotate:
+        return tuple(seats)
+    n = len(seats)
+    return tuple(seats[(p + index) % n] for p in range(n))
+
 
 def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     """Wilson score interval for a proportion (successes may be fractional: shared wins)."""
@@ -46,6 +64,8 @@ class GameOutcome:
 
     index: int
     seed: int
+    players: tuple[str, ...]
+    """The bot in each seat of this game (the seat list, rotated under ``rotate``)."""
     scores: tuple[float, ...]
     win_shares: tuple[float, ...]
     actions: int
@@ -60,11 +80,14 @@ class SeatStats:
     win_share: float
     ci95: tuple[float, float]
     mean_score: float
+    games: int = 0
+    """The seat-games counted: the games for a seat position, all seat-games of a bot."""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "seat": self.seat,
             "bot": self.bot,
+            "games": self.games,
             "wins": self.wins,
             "win_share": self.win_share,
             "ci95": [self.ci95[0], self.ci95[1]],
@@ -86,6 +109,9 @@ class SimResult:
     """Seat entries per game (decisions and forced steps): the game's length in turns."""
     by_bot: dict[str, SeatStats] = field(default_factory=dict)
     """Seats pooled per bot name (``seat`` is -1; the interval is over all its seat-games)."""
+    rotate: bool = False
+    """Whether the seats were rotated from game to game (then every ``seats[p].bot`` is
+    :data:`ROTATED`)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -93,6 +119,7 @@ class SimResult:
             "games": self.games,
             "players": self.players,
             "seed": self.seed,
+            "rotate": self.rotate,
             "options": self.options,
             "seats": [s.to_json() for s in self.seats],
             "by_bot": {name: s.to_json() for name, s in self.by_bot.items()},
@@ -102,11 +129,13 @@ class SimResult:
 
 
 def play_one(game: Game[Any, Any, Any], seats: Sequence[str], index: int, seed: int,
-             options: Mapping[str, Any] | None = None, save_dir: str | None = None) -> GameOutcome:
-    """Play game ``index`` of a run with master ``seed``; bots only."""
+             options: Mapping[str, Any] | None = None, save_dir: str | None = None,
+             rotate: bool = False) -> GameOutcome:
+    """Play game ``index`` of a run with master ``seed``; bots only (seated by :func:`seating`)."""
     game_seed = derive_seed(seed, index)
-    match = Match(game, list(seats), options=options, seed=game_seed)
-    bots = {p: make_bot(name, game.id) for p, name in enumerate(seats)}
+    players = seating(seats, index, rotate)
+    match = Match(game, list(players), options=options, seed=game_seed)
+    bots = {p: make_bot(name, game.id) for p, name in enumerate(players)}
     rngs = {p: bot_rng(game_seed, p) for p in bots}
     match.play_bots(bots, rngs)
     result = match.result()
@@ -118,29 +147,33 @@ def play_one(game: Game[Any, Any, Any], seats: Sequence[str], index: int, seed: 
     return GameOutcome(
         index=index,
         seed=game_seed,
+        players=players,
         scores=result.scores,
-        win_shares=tuple(result.win_share(p) for p in range(len(seats))),
+        win_shares=tuple(result.win_share(p) for p in range(len(players))),
         actions=len(entries),
         decisions=sum(1 for actor, _ in entries if actor != CHANCE),
     )
 
 
-def _play_chunk(args: tuple[str, tuple[str, ...], int, int, int, dict[str, Any] | None, str | None]
-                ) -> list[GameOutcome]:
-    game_id, seats, start, stop, seed, options, save_dir = args
+_Chunk = tuple[str, tuple[str, ...], int, int, int, dict[str, Any] | None, str | None, bool]
+
+
+def _play_chunk(args: _Chunk) -> list[GameOutcome]:
+    game_id, seats, start, stop, seed, options, save_dir, rotate = args
     game = get_game(game_id)
-    return [play_one(game, seats, i, seed, options, save_dir) for i in range(start, stop)]
+    return [play_one(game, seats, i, seed, options, save_dir, rotate) for i in range(start, stop)]
 
 
 def _outcomes(game: Game[Any, Any, Any], seats: tuple[str, ...], games: int, seed: int,
-              options: dict[str, Any] | None, save_dir: str | None, workers: int) -> Iterator[GameOutcome]:
+              options: dict[str, Any] | None, save_dir: str | None, workers: int,
+              rotate: bool) -> Iterator[GameOutcome]:
     if workers <= 1 or games < 2:
         for i in range(games):
-            yield play_one(game, seats, i, seed, options, save_dir)
+            yield play_one(game, seats, i, seed, options, save_dir, rotate)
         return
     chunk = max(1, min(50, games // (workers * 8) or 1))
-    jobs = [(game.id, seats, s, min(s + chunk, games), seed, options, save_dir)
-            for s in range(0, games, chunk)]
+    jobs: list[_Chunk] = [(game.id, seats, s, min(s + chunk, games), seed, options, save_dir, rotate)
+                          for s in range(0, games, chunk)]
     with ProcessPoolExecutor(max_workers=workers) as pool:
         for part in pool.map(_play_chunk, jobs):  # map keeps the order of the games
             yield from part
@@ -148,12 +181,14 @@ def _outcomes(game: Game[Any, Any, Any], seats: tuple[str, ...], games: int, see
 
 def simulate(game: Game[Any, Any, Any] | str, seats: Sequence[str], games: int, seed: int,
              options: Mapping[str, object] | None = None, progress: Progress | None = None,
-             save_dir: str | Path | None = None, workers: int = 1) -> SimResult:
-    """Play ``games`` bot-only games and collect per-seat statistics.
+             save_dir: str | Path | None = None, workers: int = 1, rotate: bool = False) -> SimResult:
+    """Play ``games`` bot-only games and collect per-seat and per-bot statistics.
 
-    ``seats`` holds a bot name per seat (``make_bot``); a first place shared by k seats counts
-    1/k of a win for each. Raises TableroError for an unknown game or bot, a wrong number of
-    seats or a bad option (before any game is played).
+    ``seats`` holds a bot name per seat (``make_bot``; parameters after ``:`` as in
+    ``ismcts:iterations=400``); a first place shared by k seats counts 1/k of a win for each.
+    With ``rotate`` game ``i`` seats the list rotated by ``i % n`` (:func:`seating`). Raises
+    TableroError for an unknown game or bot, a wrong number of seats or a bad option (before
+    any game is played).
     """
     if isinstance(game, str):
         game = get_game(game)
@@ -172,30 +207,37 @@ def simulate(game: Game[Any, Any, Any] | str, seats: Sequence[str], games: int, 
     n = len(seats)
     wins = [0.0] * n
     score_sum = [0.0] * n
+    names = tuple(dict.fromkeys(seats))
+    bot_wins = dict.fromkeys(names, 0.0)
+    bot_scores = dict.fromkeys(names, 0.0)
+    bot_games = dict.fromkeys(names, 0)
     actions = decisions = 0
-    for done, out in enumerate(_outcomes(game, seats, games, seed, opts, directory, max(1, workers)), 1):
-        for p in range(n):
+    outcomes = _outcomes(game, seats, games, seed, opts, directory, max(1, workers), rotate)
+    for done, out in enumerate(outcomes, 1):
+        for p, name in enumerate(out.players):
             wins[p] += out.win_shares[p]
             score_sum[p] += out.scores[p]
+            bot_wins[name] += out.win_shares[p]
+            bot_scores[name] += out.scores[p]
+            bot_games[name] += 1
         actions += out.actions
         decisions += out.decisions
         if progress is not None:
             progress(done, games)
     stats = tuple(
-        SeatStats(seat=p, bot=seats[p], wins=wins[p], win_share=wins[p] / games,
-                  ci95=wilson_interval(wins[p], games), mean_score=score_sum[p] / games)
+        SeatStats(seat=p, bot=ROTATED if rotate else seats[p], wins=wins[p], win_share=wins[p] / games,
+                  ci95=wilson_interval(wins[p], games), mean_score=score_sum[p] / games, games=games)
         for p in range(n)
     )
-    by_bot: dict[str, SeatStats] = {}
-    for name in dict.fromkeys(seats):
-        idx = [p for p in range(n) if seats[p] == name]
-        w = sum(wins[p] for p in idx)
-        k = games * len(idx)
-        by_bot[name] = SeatStats(seat=-1, bot=name, wins=w, win_share=w / k, ci95=wilson_interval(w, k),
-                                 mean_score=sum(score_sum[p] for p in idx) / k)
+    by_bot = {
+        name: SeatStats(seat=-1, bot=name, wins=bot_wins[name], win_share=bot_wins[name] / bot_games[name],
+                        ci95=wilson_interval(bot_wins[name], bot_games[name]),
+                        mean_score=bot_scores[name] / bot_games[name], games=bot_games[name])
+        for name in names
+    }
     return SimResult(
         game=game.id, games=games, players=n, seed=seed, options=_jsonable(resolved), seats=stats,
-        mean_actions=actions / games, mean_decisions=decisions / games, by_bot=by_bot,
+        mean_actions=actions / games, mean_decisions=decisions / games, by_bot=by_bot, rotate=rotate,
     )
 
 

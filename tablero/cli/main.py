@@ -1,14 +1,15 @@
-"""The ``tablero`` command: play, simulate, replay, bench.
+"""The ``tablero`` command: play, simulate, replay, analyze, bench, serve.
 
 Exit codes: 0 done; 1 a game aborted or a replay that does not reproduce its saved result;
 2 bad input (unknown game or bot, wrong number of seats, bad option, unreadable or
-incompatible record); 130 interrupted (Ctrl-C).
+incompatible record, a seat not in the record); 130 interrupted (Ctrl-C).
 """
 
 from __future__ import annotations
 
 import gc
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -21,6 +22,10 @@ from rich.table import Table
 
 from tablero.bench import bench as run_bench
 from tablero.bots import Bot, make_bot
+from tablero.bots.registry import is_peeking
+from tablero.bots.search.analysis import ANALYSIS_BUDGET
+from tablero.bots.search.analysis import analyze as run_analysis
+from tablero.bots.search.ismcts import Budget
 from tablero.cli.text import CLI_CATALOGUE
 from tablero.cli.tui import HUMAN, InputFn, PlaySession, result_table, seat_names
 from tablero.core.errors import TableroError
@@ -30,11 +35,12 @@ from tablero.core.messages import LANGUAGES, Message, Translator
 from tablero.core.protocol import Game, Player, Result
 from tablero.core.record import GameRecord, check_versions
 from tablero.registry import GAMES, get_game
+from tablero.sim import SeatStats
 from tablero.sim import simulate as run_simulate
 
 app = typer.Typer(
     name="tablero",
-    help="German board games with exact rules: play, simulate, replay, benchmark.",
+    help="German board games with exact rules: play, simulate, replay, analyze, benchmark.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -90,6 +96,9 @@ def _seats(text: str, game: Game[Any, Any, Any], lang: str, *, humans: bool) -> 
             if not humans:
                 _fail(f"{HUMAN!r} cannot take part in a simulation; seat bots only", lang)
             continue
+        if humans and is_peeking(s):
+            _fail(f"{s!r} sees the hidden cards (a baseline for simulations only) and never plays "
+                  "at a table with people; choose another bot", lang)
         try:
             make_bot(s, game.id)
         except TableroError as exc:
@@ -155,9 +164,11 @@ def simulate(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object, nothing else.")] = False,
     save_dir: Annotated[Path | None, typer.Option(help="Save every game record into this folder.")] = None,
     workers: Annotated[int, typer.Option(min=1, help="Worker processes (same results as 1).")] = 1,
+    rotate: Annotated[bool, typer.Option(
+        "--rotate", help="Rotate the seats from game to game: every bot plays every seat equally often.")] = False,
     lang: Lang = "en",
 ) -> None:
-    """Let bots play many games; win share (95% CI), mean score and game length per seat."""
+    """Let bots play many games; win share (95% CI), mean score and game length per seat and bot."""
     _check_lang(lang)
     game = _game(game_id, lang)
     seat_list = _seats(seats, game, lang, humans=False)
@@ -166,9 +177,11 @@ def simulate(
         game.resolve_options(len(seat_list), options)
     except TableroError as exc:
         _fail(str(exc), lang)
-    tr = Translator(lang, [game.catalogue(), CLI_CATALOGUE], seat_names(seat_list, lang))
+    # Under rotation a seat position has no one bot: the positions keep their plain names.
+    tr = Translator(lang, [game.catalogue(), CLI_CATALOGUE], [] if rotate else seat_names(seat_list, lang))
     if as_json:
-        result = run_simulate(game, seat_list, games, seed, options, save_dir=save_dir, workers=workers)
+        result = run_simulate(game, seat_list, games, seed, options, save_dir=save_dir, workers=workers,
+                              rotate=rotate)
         typer.echo(json.dumps(result.to_json()))
         return
     with Progress(
@@ -178,21 +191,36 @@ def simulate(
         task = bar.add_task(tr(Message("cli.sim.progress")), total=games)
         result = run_simulate(game, seat_list, games, seed, options,
                               progress=lambda done, total: bar.update(task, completed=done),
-                              save_dir=save_dir, workers=workers)
+                              save_dir=save_dir, workers=workers, rotate=rotate)
     console = Console(highlight=False)
+    columns = (("cli.sim.wins", "right"), ("cli.sim.share", "right"), ("cli.sim.ci", "right"),
+               ("cli.sim.score", "right"))
     table = Table(title=tr(Message("cli.sim.title", game=game.title, games=games,
                                    players=len(seat_list), seed=seed)))
-    for key, justify in (("cli.sim.seat", "left"), ("cli.sim.bot", "left"), ("cli.sim.wins", "right"),
-                         ("cli.sim.share", "right"), ("cli.sim.ci", "right"), ("cli.sim.score", "right")):
+    for key, justify in (("cli.sim.seat", "left"), ("cli.sim.bot", "left"), *columns):
         table.add_column(tr(Message(key)), justify=justify)  # type: ignore[arg-type]
     for s in result.seats:
-        table.add_row(escape(tr.seat(s.seat)), s.bot, f"{s.wins:g}", f"{s.win_share:.1%}",
-                      f"{s.ci95[0]:.1%} – {s.ci95[1]:.1%}", f"{s.mean_score:.2f}")
+        bot = tr(Message("cli.sim.rotated")) if rotate else s.bot
+        table.add_row(escape(tr.seat(s.seat)), escape(bot), *_stat_cells(s))
     console.print(table)
+    if rotate or len(result.by_bot) < len(seat_list):
+        # Every seat-game of a bot pooled: under rotation, the comparison of the bots.
+        pooled = Table(title=tr(Message("cli.sim.by_bot")))
+        for key, justify in (("cli.sim.bot", "left"), ("cli.sim.seat_games", "right"), *columns):
+            pooled.add_column(tr(Message(key)), justify=justify)  # type: ignore[arg-type]
+        for name, s in result.by_bot.items():
+            pooled.add_row(escape(name), str(s.games), *_stat_cells(s))
+        console.print(pooled)
+    if rotate:
+        console.print(tr(Message("cli.sim.rotated_note")))
     console.print(tr(Message("cli.sim.length", actions=f"{result.mean_actions:.1f}",
                              decisions=f"{result.mean_decisions:.1f}")))
     if save_dir is not None:
         console.print(escape(tr(Message("cli.saved", path=str(save_dir)))))
+
+
+def _stat_cells(s: SeatStats) -> tuple[str, str, str, str]:
+    return (f"{s.wins:g}", f"{s.win_share:.1%}", f"{s.ci95[0]:.1%} – {s.ci95[1]:.1%}", f"{s.mean_score:.2f}")
 
 
 # ---------------------------------------------------------------------------- replay
@@ -271,6 +299,95 @@ def replay(
         console.print(f"[green]{tr(Message('cli.replay.ok'))}[/green]")
 
 
+# ---------------------------------------------------------------------------- analyze
+def _budget_text(budget: Budget, tr: Translator) -> str:
+    parts = []
+    if budget.iterations is not None:
+        parts.append(tr(Message("cli.analyze.iterations", n=budget.iterations)))
+    if budget.seconds is not None:
+        parts.append(tr(Message("cli.analyze.seconds", s=f"{budget.seconds:g}")))
+    return " / ".join(parts)
+
+
+@app.command()
+def analyze(
+    file: Annotated[Path, typer.Argument(metavar="RECORD", help="A saved game record (JSON).")],
+    seat: Annotated[int, typer.Option(help="The seat to analyse: its number (1 = first seat), as in replay.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object, nothing else.")] = False,
+    seconds: Annotated[float | None, typer.Option(
+        help=f"Thinking time per decision (instead of {ANALYSIS_BUDGET.iterations} iterations).")] = None,
+    iterations: Annotated[int | None, typer.Option(
+        min=1, help=f"Search iterations per decision (default {ANALYSIS_BUDGET.iterations}).")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the search.")] = 0,
+    lang: Lang = "en",
+) -> None:
+    """Find the mistakes of one seat: rank its options at each of its decisions, from its view."""
+    _check_lang(lang)
+    try:
+        record = GameRecord.load(file)
+    except TableroError as exc:
+        _fail(str(exc), lang)
+    game = _game(record.game, lang)
+    try:
+        check_versions(game, record)
+    except TableroError as exc:
+        _fail(str(exc), lang)
+    players = len(record.players)
+    if not 1 <= seat <= players:
+        _fail(f"--seat must be a seat number 1-{players} of this record, not {seat}", lang)
+    # --seconds replaces the default iteration count; both given: whichever comes first.
+    if iterations is None and seconds is None:
+        iterations = ANALYSIS_BUDGET.iterations
+    try:
+        budget = replace(ANALYSIS_BUDGET, iterations=iterations, seconds=seconds)
+    except ValueError as exc:
+        _fail(str(exc), lang)
+    tr = Translator(lang, [game.catalogue(), CLI_CATALOGUE], seat_names(record.players, lang))
+    try:
+        if as_json:
+            analysis = run_analysis(game, record, seat - 1, budget, seed=seed)
+        else:
+            with Progress(
+                TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                console=Console(stderr=True), transient=True,
+            ) as bar:
+                task = bar.add_task(tr(Message("cli.analyze.progress")), total=len(record.entries))
+                analysis = run_analysis(game, record, seat - 1, budget, seed=seed,
+                                        progress=lambda done, total: bar.update(task, completed=done))
+    except TableroError as exc:
+        _fail(str(exc), lang)
+    if as_json:
+        typer.echo(json.dumps(analysis.to_json()))
+        return
+    console = Console(highlight=False)
+    if not analysis.decisions:
+        console.print(escape(tr(Message("cli.analyze.no_decisions", seat=seat - 1))))
+        return
+    table = Table(title=tr(Message("cli.analyze.title", game=game.title, seat=seat - 1,
+                                   decisions=len(analysis.decisions), budget=_budget_text(budget, tr))))
+    for key, justify in (("cli.analyze.entry", "right"), ("cli.analyze.chosen", "left"),
+                         ("cli.analyze.best", "left"), ("cli.analyze.loss", "right"),
+                         ("cli.analyze.options", "left")):
+        table.add_column(tr(Message(key)), justify=justify,  # type: ignore[arg-type]
+                         no_wrap=key in ("cli.analyze.entry", "cli.analyze.loss"))
+    worst = analysis.worst
+    for d in analysis.decisions:
+        top = "\n".join(f"{o.value:>4.0%}  {escape(o.text)}" for o in d.options[:3])
+        played = escape(d.chosen)
+        if d.index == worst:
+            played += f"\n[bold red]{escape(tr(Message('cli.analyze.worst_mark')))}[/bold red]"
+        # Entries counted from 1, as replay prints them (the JSON keeps the record's index).
+        table.add_row(str(d.index + 1), played, escape(d.best), f"{d.loss:.1%}" if d.loss else "–", top)
+    console.print(table)
+    if worst is None:
+        console.print(escape(tr(Message("cli.analyze.no_mistake", seat=seat - 1))))
+    else:
+        d = next(d for d in analysis.decisions if d.index == worst)
+        console.print(escape(tr(Message("cli.analyze.worst", entry=d.index + 1, chosen=d.chosen, best=d.best,
+                                        loss=f"{d.loss:.1%}"))))
+    console.print(f"[dim]{escape(tr(Message('cli.analyze.note')))}[/dim]")
+
+
 # ---------------------------------------------------------------------------- bench
 @app.command()
 def bench(
@@ -308,13 +425,16 @@ def serve(
     database: Annotated[str | None, typer.Option(
         "--database", help="SQLAlchemy URL; default $TABLERO_DATABASE_URL or sqlite:///tablero.db.")] = None,
     bot_delay: Annotated[float | None, typer.Option(help="Seconds a bot waits before each move.")] = None,
+    max_searches: Annotated[int | None, typer.Option(
+        "--max-searches", min=1,
+        help="Bot searches, hints and reviews running at once in worker processes; default the CPU count.")] = None,
 ) -> None:
     """Serve the lobby and the tables in the browser (http://HOST:PORT)."""
     import uvicorn
 
     from tablero.server.app import create_app
 
-    web = create_app(database, bot_delay=bot_delay)
+    web = create_app(database, bot_delay=bot_delay, max_searches=max_searches)
     # Fewer, cheaper garbage collections: the long-lived objects (modules, catalogues, loaded
     # games) are frozen out of the collector and the youngest generation collects less often.
     # Measured with `make bench-server`: p99 latency from 100-150 ms down to 24-44 ms.

@@ -34,6 +34,8 @@ from tablero.core.rng import derive_seed
 
 ANALYSIS_BUDGET = Budget(iterations=300, depth=10)
 """The default budget of one decision's analysis (``--seconds`` replaces it)."""
+MIN_VISITS = 8
+"""A move played that the search visited fewer times is valued by a search of its own."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,12 +99,20 @@ def analyze(game: Game[Any, Any, Any], record: GameRecord, seat: int, budget: Bu
             continue
         chosen = match.parse(seat, text)
         rng = Random(derive_seed(seed, "analysis", index))
-        result = bot.analyse(match.view(seat), legal, rng)
-        options = tuple(OptionReport(o.action.to_text(), round(o.value, 4), o.visits) for o in result.options)
+        view = match.view(seat)
+        result = bot.analyse(view, legal, rng)
         value = {o.action: o.value for o in result.options}
+        visits = {o.action: o.visits for o in result.options}
+        if visits.get(chosen, 0) < MIN_VISITS and chosen in visits:
+            # The search hardly tried the move played: value it on its own, so the loss is
+            # measured rather than read off an untried option's empty statistics.
+            alone = bot.search.search_view(view, (chosen,), Random(derive_seed(seed, "chosen", index)))
+            value[chosen] = alone.options[0].value
+        options = tuple(OptionReport(o.action.to_text(), round(value[o.action], 4), o.visits)
+                        for o in result.options)
         best = result.options[0]
         out.append(DecisionReport(index=index, chosen=chosen.to_text(), best=best.action.to_text(),
-                                  loss=round(max(0.0, best.value - value.get(chosen, 0.0)), 4),
+                                  loss=round(max(0.0, value[best.action] - value.get(chosen, 0.0)), 4),
                                   options=options))
     if progress is not None:
         progress(total, total)

@@ -251,13 +251,14 @@ class ISMCTS:
             if q == CHANCE:
                 apply(world, CHANCE, sample(world, rng))
                 continue
+            at_root = first
             if first:
                 q, legal, first = seat, root_legal, False
             else:
                 legal = legal_actions(world, q)
             if in_tree:
                 node = cur[q]
-                if len(legal) == 1:
+                if len(legal) == 1 and not at_root:  # the root always keeps statistics
                     action = legal[0]
                 else:
                     action, edge, expanded = _select(node, legal, c, rng)
