@@ -45,7 +45,8 @@ def seat_names(seats: Sequence[str], lang: str) -> list[str]:
             one = humans == 1
             out.append(tr(Message("cli.seat.you", n=i + 1) if one else Message("cli.seat.player", n=i + 1)))
         else:
-            bot = Message(f"cli.bot.{s}") if f"cli.bot.{s}" in CLI_CATALOGUE[lang] else s.capitalize()
+            kind = s.split(":")[0]  # a search bot's parameters stay out of its name
+            bot = Message(f"cli.bot.{kind}") if f"cli.bot.{kind}" in CLI_CATALOGUE[lang] else kind.capitalize()
             out.append(tr(Message("cli.seat.bot", bot=bot, n=i + 1)))
     return out
 
@@ -92,7 +93,7 @@ class PlaySession:
         """Play to the end; returns the result (None if the game did not reach its end)."""
         m = self.match
         while not m.is_over():
-            m.play_bots(self.bots, self.rngs)
+            self.play_bots()
             if m.is_over():
                 break
             seat = next(p for p in m.pending() if p not in self.bots)
@@ -102,6 +103,28 @@ class PlaySession:
             self.decide(seat)
         self.show_end()
         return m.result()
+
+    def play_bots(self) -> None:
+        """Let the bots move; a searching bot shows that it thinks, then how long it took."""
+        m = self.match
+        while True:
+            bot_seats = [p for p in m.pending() if p in self.bots]
+            if not bot_seats:
+                return
+            p = bot_seats[0]
+            last = getattr(self.bots[p], "last", None)
+            if last is None and not hasattr(self.bots[p], "last"):
+                m.play_bots({p: self.bots[p]}, self.rngs)
+                continue
+            name = self.tr.seat(p)
+            with self.console.status(escape(self.t("cli.thinking", seat=name))):
+                m.play_bots({p: self.bots[p]}, self.rngs)
+            done = getattr(self.bots[p], "last", None)
+            if done is not None and done is not last:
+                secs = f"{done.seconds:.1f}"
+                if self.tr.lang == "de":
+                    secs = secs.replace(".", ",")
+                self.console.print(f"[dim]{escape(self.t('cli.thought', seat=name, seconds=secs))}[/dim]")
 
     def hand_over(self, seat: Player) -> None:
         """Clear screen and scrollback, then wait until the next person is at the device."""

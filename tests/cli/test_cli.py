@@ -76,6 +76,14 @@ def test_hot_seat_hands_over_and_clears() -> None:
             assert "Your hand" not in chunk and "Your moves" not in chunk
 
 
+def test_play_against_a_search_bot_says_how_long_it_thought() -> None:
+    res = runner.invoke(app, ["play", "don-carlo", "--seats", "you,ismcts:iterations=5", "--seed", "3"],
+                        input="1\n" * 40)
+    assert res.exit_code == 0, res.output
+    assert "Search bot 2 thought" in res.output
+    assert "iterations" not in res.output  # the parameters stay out of the seat's name
+
+
 def test_play_ends_cleanly_at_end_of_input(tmp_path: Path) -> None:
     save = tmp_path / "partial.json"
     args = ["play", "don-carlo", "--seats", "you,random", "--seed", "2", "--save", str(save)]
