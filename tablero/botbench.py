@@ -18,7 +18,9 @@ match (the issue's goals want at least a few dozen; the intervals say how sure a
 from __future__ import annotations
 
 import argparse
+import cProfile
 import json
+import pstats
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -105,13 +107,45 @@ def _mean_us(fn: Callable[[], Any], repeat: int) -> float:
     return (time.perf_counter() - t0) / repeat * 1e6
 
 
+PROFILE_PARTS: dict[str, tuple[str, ...]] = {
+    # share of a search's time, by the functions (name) whose cumulative time it is
+    "determinize": ("determinize",),
+    "playout_policy": ("rollout",),
+    "estimate": ("estimate",),
+    "apply": ("apply_unchecked",),
+    "legal_actions": ("legal_actions",),
+    "chance": ("sample_chance",),
+    "redact": ("redact_action",),
+    "select": ("_select",),
+}
+
+
+def profile_shares(bot: SearchBot, points: Sequence[tuple[Any, int]], seed: int) -> dict[str, float]:
+    """Where a search's time goes (cProfile; shares of the total, which overlap nowhere)."""
+    prof = cProfile.Profile()
+    game = bot.game
+    prof.enable()
+    for state, seat in points:
+        bot.analyse(game.observe(state, seat), game.legal_actions(state, seat), Random(seed))
+    prof.disable()
+    stats = pstats.Stats(prof).stats  # type: ignore[attr-defined]
+    total = sum(tt for (_cc, _nc, tt, _ct, _callers) in stats.values())
+    out: dict[str, float] = {}
+    for part, names in PROFILE_PARTS.items():
+        # The outermost frames only: a name's cumulative time once, not once per recursion.
+        cum = sum(ct for (_f, _l, name), (_cc, _nc, _tt, ct, _callers) in stats.items() if name in names)
+        out[part] = round(cum / total, 3) if total else 0.0
+    return out
+
+
 def speed(game_id: str, players: int, level: str, points: int, seed: int) -> dict[str, Any]:
     game = get_game(game_id)
     budget = level_budget(game_id, level)
     bot = make_bot(level, game_id)
     assert isinstance(bot, SearchBot)
     times, rates, det, clone, per_iter = [], [], [], [], []
-    for state, seat in decision_points(game, players, points, seed):
+    sample = decision_points(game, players, points, seed)
+    for state, seat in sample:
         view, legal = game.observe(state, seat), game.legal_actions(state, seat)
         rng = Random(seed)
         det.append(_mean_us(partial(game.determinize, view, seat, rng), 20))
@@ -134,6 +168,7 @@ def speed(game_id: str, players: int, level: str, points: int, seed: int) -> dic
         "determinize_us": round(det_us, 1),
         "clone_us": round(clone_us, 2),
         "tree_playout_eval_us": round(max(0.0, it_us - det_us), 1),
+        "profile_share": profile_shares(bot, sample[:2], seed),
     }
 
 
