@@ -21,20 +21,31 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from tablero.bots.search.ismcts import Budget
 from tablero.core.errors import ErrorCode, TableroError
 from tablero.core.messages import CORE_CATALOGUE, LANGUAGES
 from tablero.registry import GAMES, get_game
-from tablero.server.i18n import UI
-from tablero.server.service import MAX_MESSAGE, Clock, GameService, ServiceError
+from tablero.server.i18n import UI, WEB_CATALOGUE
+from tablero.server.service import (
+    MAX_MESSAGE,
+    Clock,
+    GameService,
+    ServiceCode,
+    ServiceError,
+    error_message,
+    error_slug,
+)
 from tablero.server.store import DEFAULT_URL, Store
+from tablero.server.workers import REVIEW_BUDGET, Workers
 
 STATIC = Path(__file__).parent / "static"
 
-STATUS = {
+STATUS: dict[str, int] = {
     ErrorCode.UNKNOWN_GAME: 404,
     ErrorCode.TOKEN: 403,
     ErrorCode.STALE: 409,
     ErrorCode.TOO_LARGE: 413,
+    ServiceCode.REVIEW_FORBIDDEN: 403,
 }
 
 
@@ -50,12 +61,19 @@ def create_app(
     clock: Clock = time.time,
     bot_delay: float | None = None,
     tick_seconds: float = 0.5,
+    max_searches: int | None = None,
+    workers: Workers | None = None,
+    review_budget: Budget = REVIEW_BUDGET,
 ) -> FastAPI:
+    """The app over one service. ``max_searches``: bot searches, hints and reviews running at
+    once in worker processes (default: the CPU count); ``workers`` replaces that pool (tests)."""
     url = database_url or os.environ.get("TABLERO_DATABASE_URL") or DEFAULT_URL
     if bot_delay is None:
         bot_delay = float(os.environ.get("TABLERO_BOT_DELAY", "0.4"))
     store = Store(url)
-    service = GameService(store, clock=clock, bot_delay=bot_delay)
+    service = GameService(store, clock=clock, bot_delay=bot_delay,
+                          workers=workers if workers is not None else Workers(max_searches),
+                          review_budget=review_budget)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -82,8 +100,8 @@ def create_app(
 
     @app.exception_handler(TableroError)
     async def _tablero_error(_request: Request, exc: TableroError) -> JSONResponse:
-        return JSONResponse({"error": {"code": str(exc.code), "message": str(exc)}},
-                            status_code=STATUS.get(exc.code, 400))
+        slug = error_slug(exc)
+        return JSONResponse({"error": {"code": slug, "message": str(exc)}}, status_code=STATUS.get(slug, 400))
 
     # ------------------------------------------------------------------ pages
     @app.get("/", response_class=HTMLResponse)
@@ -127,6 +145,7 @@ def create_app(
             raise ServiceError(f"unknown language {lang!r}", code=ErrorCode.OPTION)
         out = dict(CORE_CATALOGUE[lang])
         out.update(game.catalogue().get(lang, {}))
+        out.update(WEB_CATALOGUE[lang])
         return out
 
     @app.get("/api/table-data/{game_id}")
@@ -179,8 +198,8 @@ def create_app(
                 conn = await service.connect(game_id, send, tokens=hello["tokens"], admin=hello.get("admin"),
                                              lang=hello.get("lang", "en"))
             except TableroError as exc:
-                await send(json.dumps({"type": "error", "code": str(exc.code), "message": str(exc)}))
-                await websocket.close(code=4000 + STATUS.get(exc.code, 400))
+                await send(error_message(exc))
+                await websocket.close(code=4000 + STATUS.get(error_slug(exc), 400))
                 return
             while True:
                 raw = await websocket.receive_text()

@@ -1,6 +1,17 @@
-"""Words of the web client (lobby, table chrome), per language. Game words are in each game's catalogue."""
+"""Words of the web client (lobby, table chrome), per language. Game words are in each game's catalogue.
+
+:data:`WEB_CATALOGUE` holds the server's own log lines (a message catalogue like a game's):
+the table's notes that are not record entries, such as "B asked for a hint".
+"""
 
 from __future__ import annotations
+
+from tablero.core.messages import Catalogue
+
+WEB_CATALOGUE: Catalogue = {
+    "en": {"web.hint": "{seat} asked for a hint"},
+    "de": {"web.hint": "{seat} hat um einen Tipp gebeten"},
+}
 
 UI: dict[str, dict[str, str]] = {
     "en": {
@@ -32,6 +43,7 @@ UI: dict[str, dict[str, str]] = {
         "seat.person": "Person (invite link)",
         "seat.bot": "Bot: {bot}",
         "seat.botname": "bot: {bot}",
+        "seat.thinking_for": "thinking… {s} s",
         "seat.kind": "Who plays seat {n}",
         "seat.name": "Name",
         "seat.away": "away",
@@ -73,6 +85,42 @@ UI: dict[str, dict[str, str]] = {
         "error.action/illegal": "That move is not allowed now.",
         "error.action/no_undo": "Nothing to take back now.",
         "error.auth/token": "This link does not hold that seat.",
+        "lobby.hints": "Hints: a player may ask \"What would the bot play?\" (everybody sees that they asked)",
+        "lobby.stand_in": "Bot that moves when a player's clock runs out",
+        "bot.random": "random",
+        "bot.greedy": "quick",
+        "bot.easy": "easy",
+        "bot.medium": "medium",
+        "bot.hard": "hard",
+        "seat.thought": "thought {s} s",
+        "seat.thought_title": "{name}'s bot thought {s} seconds about its last move",
+        "table.hint": "What would the bot play? (H)",
+        "table.hint_wait": "The bot is thinking about your move…",
+        "table.hint_says": "The bot would play: {move}",
+        "table.hint_mark": "bot's pick",
+        "admin.level": "Bot level",
+        "review.open": "Review this game",
+        "review.seat": "Whose moves",
+        "review.title": "Review: {name}",
+        "review.running": "The bot is reviewing the game… {pct} %",
+        "review.help": "Each decision of {name}, searched from what {name} knew then. Loss: how many percentage "
+                       "points of estimated winning chances the move gave away against the bot's best move.",
+        "review.entry": "Move",
+        "review.chosen": "Played",
+        "review.best": "Bot's best",
+        "review.loss": "Loss",
+        "review.options": "Top options",
+        "review.worst": "Biggest mistake",
+        "review.none": "No decisions to review: {name} never had a choice.",
+        "review.good": "best",
+        "review.close": "Close the review",
+        "review.log": "Show in the game log",
+        "error.bot/peeking": "That bot looks at hidden cards; it is not allowed at a table with people.",
+        "error.review/forbidden": "You may review your own moves; everyone's once the game is over.",
+        "error.review/busy": "A review is already running.",
+        "error.review/failed": "The review could not be finished.",
+        "error.hint/failed": "The bot could not work out a hint.",
+        "error.hint/off": "Hints are off at this table.",
     },
     "de": {
         "lobby.intro": "El Grande, Don Carlo und Mafia Legend mit ihren genauen Regeln: online mit Freunden, "
@@ -103,6 +151,7 @@ UI: dict[str, dict[str, str]] = {
         "seat.person": "Person (Einladungslink)",
         "seat.bot": "Bot: {bot}",
         "seat.botname": "Bot: {bot}",
+        "seat.thinking_for": "überlegt… {s} s",
         "seat.kind": "Wer spielt Platz {n}",
         "seat.name": "Name",
         "seat.away": "abwesend",
@@ -144,5 +193,43 @@ UI: dict[str, dict[str, str]] = {
         "error.action/illegal": "Dieser Zug ist jetzt nicht erlaubt.",
         "error.action/no_undo": "Jetzt gibt es nichts zurückzunehmen.",
         "error.auth/token": "Dieser Link gehört nicht zu diesem Platz.",
+        "lobby.hints": "Tipps: Spieler dürfen fragen „Was würde der Bot spielen?“ (alle sehen, dass gefragt wurde)",
+        "lobby.stand_in": "Bot, der zieht, wenn die Uhr eines Spielers abläuft",
+        "bot.random": "zufällig",
+        "bot.greedy": "schnell",
+        "bot.easy": "leicht",
+        "bot.medium": "mittel",
+        "bot.hard": "schwer",
+        "seat.thought": "überlegte {s} s",
+        "seat.thought_title": "Der Bot von {name} überlegte {s} Sekunden für seinen letzten Zug",
+        "table.hint": "Was würde der Bot spielen? (H)",
+        "table.hint_wait": "Der Bot überlegt deinen Zug…",
+        "table.hint_says": "Der Bot würde spielen: {move}",
+        "table.hint_mark": "Tipp des Bots",
+        "admin.level": "Stärke des Bots",
+        "review.open": "Partie analysieren",
+        "review.seat": "Wessen Züge",
+        "review.title": "Analyse: {name}",
+        "review.running": "Der Bot analysiert die Partie… {pct} %",
+        "review.help": "Jede Entscheidung von {name}, durchsucht mit dem, was {name} damals wusste. Verlust: um "
+                       "wie viele Prozentpunkte der Zug die geschätzten Gewinnchancen gegenüber dem besten Zug des "
+                       "Bots senkte.",
+        "review.entry": "Zug",
+        "review.chosen": "Gespielt",
+        "review.best": "Bester Zug des Bots",
+        "review.loss": "Verlust",
+        "review.options": "Beste Möglichkeiten",
+        "review.worst": "Größter Fehler",
+        "review.none": "Nichts zu analysieren: {name} hatte nie eine Wahl.",
+        "review.good": "bester",
+        "review.close": "Analyse schließen",
+        "review.log": "Im Spielverlauf zeigen",
+        "error.bot/peeking": "Dieser Bot sieht verdeckte Karten; an einem Tisch mit Menschen ist er nicht erlaubt.",
+        "error.review/forbidden": "Du darfst deine eigenen Züge analysieren; die aller anderen, wenn das Spiel "
+                                  "vorbei ist.",
+        "error.review/busy": "Eine Analyse läuft schon.",
+        "error.review/failed": "Die Analyse konnte nicht beendet werden.",
+        "error.hint/failed": "Der Bot konnte keinen Tipp finden.",
+        "error.hint/off": "Tipps sind an diesem Tisch aus.",
     },
 }

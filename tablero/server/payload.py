@@ -23,6 +23,12 @@ An update on the wire (``"type": "update"``)::
               "msg": {"id": "eg.place", "params": {"seat": 0, ...}}}, ...],  # the line as data
      "result": null, "clocks": {"0": 12.5}}
 
+The service adds the table's public facts, the same for every viewer (see
+:meth:`~tablero.server.service.GameService.payload`): ``game_id``, ``game``, ``title``, ``admin``,
+``rematch``, ``away_seconds``, ``hints``, ``thinking`` (a bot's search running now) and
+``thought`` (how long each bot's last search took), and the table's notes in the log ("B asked
+for a hint", ``"note": "hint"``).
+
 ``legal`` is empty unless the viewer is to act. Each entry's ``action`` is the action's
 structure (``Action.to_json()``: a ``kind`` and the game's named arguments), so a board
 finds the moves of a place by their arguments instead of reading wire texts; ``text`` stays

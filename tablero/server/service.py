@@ -8,6 +8,11 @@ Order of every change: validate and apply in memory → commit to the store → 
 connections. A failed commit reloads the game from the store, so memory never runs ahead of
 what is saved; a crash after the commit loses nothing, because clients resume from the
 store's state when they reconnect.
+
+Searches (bots that think, hints, reviews) run in :class:`~tablero.server.workers.Workers`,
+never on the event loop. A bot's search starts from one table version; while it runs the
+table may change (a move, a take-back, a person taking the seat back, the game reloaded), and
+then its result is dropped and the bot is asked again.
 """
 
 from __future__ import annotations
@@ -19,21 +24,26 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
+from operator import itemgetter
 from random import Random
 from typing import Any
 
-from tablero.bots.registry import UnknownBotError, bot_names, make_bot
+from tablero.bots.registry import PLAYER_LEVELS, UnknownBotError, bot_names, is_peeking, make_bot
+from tablero.bots.search.ismcts import Budget
 from tablero.core.errors import ErrorCode, TableroError
 from tablero.core.match import Match
-from tablero.core.messages import LANGUAGES, Translator
+from tablero.core.messages import LANGUAGES, Message, Translator
 from tablero.core.protocol import Game
 from tablero.core.record import GameRecord
 from tablero.core.rng import derive_seed
 from tablero.registry import GAMES, get_game
-from tablero.server.payload import SEAT_COLOURS, SEAT_LETTERS, seat_payload
+from tablero.server.i18n import WEB_CATALOGUE
+from tablero.server.payload import SEAT_COLOURS, SEAT_LETTERS, legal_moves, seat_payload
 from tablero.server.store import Store, StoredGame
+from tablero.server.workers import INLINE_BOTS, REVIEW_BUDGET, ReviewJob, ThinkJob, Workers, think_job
 
 log = logging.getLogger("tablero.server")
 
@@ -47,9 +57,39 @@ invite link; ``bot``: a bot by name."""
 MAX_MESSAGE = 16_384
 """Largest client message (bytes of JSON) the server reads."""
 
+DEFAULT_BOT = "medium"
+"""The bot of a new bot seat, and of "let a bot play" when the request names none."""
+
+HINT_BOT = "medium"
+"""The search that answers "What would the bot play?"."""
+
+
+class ServiceCode(StrEnum):
+    """The server's own error slugs, beside the core's :class:`~tablero.core.errors.ErrorCode`."""
+
+    PEEKING = "bot/peeking"
+    REVIEW_FORBIDDEN = "review/forbidden"
+    REVIEW_BUSY = "review/busy"
+    REVIEW_FAILED = "review/failed"
+    HINTS_OFF = "hint/off"
+    HINT_FAILED = "hint/failed"
+
 
 class ServiceError(TableroError):
-    """A request the service refuses; ``code`` is a stable slug for clients."""
+    """A request the service refuses; ``slug`` is a stable code for clients (``code`` for core codes)."""
+
+    def __init__(self, message: str, *, code: ErrorCode | ServiceCode | None = None) -> None:
+        super().__init__(message, code=code if isinstance(code, ErrorCode) else None)
+        self.slug = str(code) if code is not None else str(self.code)
+
+
+def error_slug(exc: TableroError) -> str:
+    """The code a client gets for ``exc``."""
+    return exc.slug if isinstance(exc, ServiceError) else str(exc.code)
+
+
+def error_message(exc: TableroError) -> str:
+    return json.dumps({"type": "error", "code": error_slug(exc), "message": str(exc)})
 
 
 def _hash(token: str) -> str:
@@ -79,6 +119,9 @@ class Conn:
     lang: str
     sent: dict[int | None, int] = field(default_factory=dict)
     """Per viewer: record entries whose log lines this connection has been sent."""
+    notes_sent: dict[int | None, int] = field(default_factory=dict)
+    """Per viewer: how many of the table's notes (hint lines) this connection has been sent."""
+    reviewing: bool = False
 
 
 @dataclass(eq=False)
@@ -91,11 +134,19 @@ class LiveGame:
     away_since: dict[int, float] = field(default_factory=dict)
     bots_running: bool = False
     translators: dict[str, Translator] = field(default_factory=dict)
+    thinking: dict[str, Any] | None = None
+    """The bot search running now: ``{"seat", "bot", "version", "started"}`` (``started``: the service's timer)."""
+    thought: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """Per seat: how long its bot's last search took and which entry it made ({"seconds", "i"})."""
+    watchers: set[asyncio.Event] = field(default_factory=set)
+    """Set on every change of the table (entries, seating): a running search checks it is still current."""
+    reviews: dict[tuple[int, str], dict[str, Any]] = field(default_factory=dict)
+    """Reviews of a finished game, per (seat, language)."""
 
     def tr(self, lang: str) -> Translator:
         t = self.translators.get(lang)
         if t is None:
-            t = Translator(lang, [self.game.catalogue()], self.stored.players)
+            t = Translator(lang, [self.game.catalogue(), WEB_CATALOGUE], self.stored.players)
             self.translators[lang] = t
         return t
 
@@ -114,6 +165,17 @@ class LiveGame:
     def connected(self, seat: int) -> bool:
         return any(seat in c.seats for c in self.conns)
 
+    @property
+    def notes(self) -> list[list[int]]:
+        """The table's hint notes, ``[entry index, seat]`` each: public log lines that are no record entries."""
+        notes: list[list[int]] = self.stored.settings.setdefault("hint_notes", [])
+        return notes
+
+    def touch(self) -> None:
+        """Tell running searches that the table changed."""
+        for w in self.watchers:
+            w.set()
+
 
 class GameService:
     def __init__(
@@ -122,12 +184,19 @@ class GameService:
         *,
         clock: Clock = time.time,
         bot_delay: float = 0.0,
+        workers: Workers | None = None,
+        review_budget: Budget = REVIEW_BUDGET,
     ) -> None:
         self.store = store
         self.clock = clock
         self.bot_delay = bot_delay
+        self.workers = workers if workers is not None else Workers()
+        self.review_budget = review_budget
+        self.hint_bot = HINT_BOT
+        self.timer: Clock = time.monotonic
+        """Measures how long searches take (real time, whatever ``clock`` says)."""
         self.live: dict[str, LiveGame] = {}
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks: set[asyncio.Future[Any]] = set()
 
     # ------------------------------------------------------------------ catalogue of games
     @staticmethod
@@ -139,7 +208,8 @@ class GameService:
                 "title": g.title,
                 "min_players": g.min_players,
                 "max_players": g.max_players,
-                "bots": list(bot_names(g.id)),
+                "bots": [b for b in PLAYER_LEVELS if b in bot_names(g.id)],
+                "default_bot": DEFAULT_BOT,
                 "options": [
                     {"name": o.name, "choices": list(o.choices), "help": o.help,
                      "default": _option_text(o.default)}
@@ -157,9 +227,15 @@ class GameService:
             raise ServiceError("seats: give one entry per seat", code=ErrorCode.PLAYERS)
         n = len(seats_in)
         options = game.resolve_options(n, spec.get("options") or {})
-        settings = {
+        stand_in = spec.get("stand_in") or self._default_stand_in(game.id)
+        if not isinstance(stand_in, str):
+            raise ServiceError("stand_in: give a bot's name", code=ErrorCode.OPTION)
+        settings: dict[str, Any] = {
             "move_seconds": float(spec.get("move_seconds") or 0),
             "away_seconds": float(spec.get("away_seconds") or 60),
+            "hints": bool(spec.get("hints", False)),
+            "stand_in": self.check_bot(stand_in, game.id, "stand_in: "),
+            "hint_notes": [],
         }
         if settings["move_seconds"] < 0 or settings["away_seconds"] < 0:
             raise ServiceError("move_seconds and away_seconds must not be negative", code=ErrorCode.OPTION)
@@ -177,13 +253,9 @@ class GameService:
             entry: dict[str, Any] = {"kind": kind, "bot": None, "token": None, "invite": None, "replaced": None,
                                      "left": False}
             if kind == "bot":
-                bot = str(s.get("bot") or "greedy")
-                try:
-                    make_bot(bot, game.id)
-                except UnknownBotError as exc:
-                    raise ServiceError(f"seat {i}: {exc}", code=ErrorCode.PLAYERS) from None
+                bot = self.check_bot(str(s.get("bot") or DEFAULT_BOT), game.id, f"seat {i}: ")
                 entry["bot"] = bot
-                name = name or f"{bot.capitalize()} {SEAT_LETTERS[i]}"
+                name = name or f"{bot.capitalize() if bot.isalpha() else 'Bot'} {SEAT_LETTERS[i]}"
             elif kind == "person":
                 invite = secrets.token_urlsafe(18)
                 entry["invite"] = _hash(invite)
@@ -213,6 +285,23 @@ class GameService:
         self.live[stored.id] = live
         self._kick_bots(live)
         return {"id": stored.id, "admin": admin, "tokens": tokens, "invites": invites}
+
+    @staticmethod
+    def check_bot(name: str, game_id: str, where: str = "") -> str:
+        """``name`` as a bot of this server for ``game_id`` (normalised); refuses peeking and unknown bots."""
+        bot = name.strip().lower()
+        if is_peeking(bot):
+            raise ServiceError(f"{where}{bot} looks at the hidden cards (a measuring baseline); "
+                               "it never plays at a table", code=ServiceCode.PEEKING)
+        try:
+            make_bot(bot, game_id)
+        except UnknownBotError as exc:
+            raise ServiceError(f"{where}{exc}", code=ErrorCode.PLAYERS) from None
+        return bot
+
+    @staticmethod
+    def _default_stand_in(game_id: str) -> str:
+        return "greedy" if "greedy" in bot_names(game_id) else "random"
 
     def get(self, game_id: str) -> LiveGame:
         live = self.live.get(game_id)
@@ -324,14 +413,17 @@ class GameService:
                 raise ServiceError("expected a JSON object", code=ErrorCode.MALFORMED)
             await self._dispatch(self.get(game_id), conn, msg)
         except TableroError as exc:
-            await conn.send(json.dumps({"type": "error", "code": str(exc.code), "message": str(exc)}))
+            await conn.send(error_message(exc))
 
     async def _dispatch(self, live: LiveGame, conn: Conn, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
         if kind == "ping":
             await conn.send(json.dumps({"type": "pong"}))
             return
-        if kind in ("act", "undo", "leave", "reclaim"):
+        if kind == "review":
+            await self.review(live, conn, msg.get("seat"))
+            return
+        if kind in ("act", "undo", "leave", "reclaim", "hint"):
             seat = msg.get("seat")
             if not isinstance(seat, int) or seat not in conn.seats:
                 raise ServiceError("this connection does not hold that seat", code=ErrorCode.TOKEN)
@@ -342,6 +434,8 @@ class GameService:
                 await self.act(live, seat, msg.get("version"), text)
             elif kind == "undo":
                 await self.undo(live, seat, msg.get("version"))
+            elif kind == "hint":
+                await self.hint(live, conn, seat, msg.get("version"))
             elif kind == "leave":
                 live.stored.seats[seat]["left"] = True
                 self.store.save_row(live.stored)
@@ -352,7 +446,7 @@ class GameService:
         if kind == "replace":
             if not conn.admin:
                 raise ServiceError("only the game's creator may hand a seat to a bot", code=ErrorCode.TOKEN)
-            seat, bot = msg.get("seat"), msg.get("bot", "greedy")
+            seat, bot = msg.get("seat"), msg.get("bot", DEFAULT_BOT)
             if not isinstance(seat, int) or not isinstance(bot, str):
                 raise ServiceError("replace: give 'seat' and 'bot'", code=ErrorCode.MALFORMED)
             await self.replace(live, seat, bot)
@@ -394,16 +488,14 @@ class GameService:
             raise ServiceError("a bot already plays this seat", code=ErrorCode.PLAYERS)
         away = live.away_since.get(seat)
         gone = s["left"] or (away is not None and self.clock() - away >= live.stored.settings["away_seconds"])
+        bot = self.check_bot(bot, live.game.id)
         if not gone:
             raise ServiceError("that player is still here", code=ErrorCode.PLAYERS)
-        try:
-            make_bot(bot, live.game.id)
-        except UnknownBotError as exc:
-            raise ServiceError(str(exc), code=ErrorCode.PLAYERS) from None
         async with live.lock:
             s["replaced"] = bot
             live.stored.deadlines.pop(str(seat), None)
             self.store.save_row(live.stored)
+            live.touch()
         await self._broadcast(live)
         self._kick_bots(live)
 
@@ -413,6 +505,7 @@ class GameService:
             live.stored.seats[seat]["left"] = False
             self._update_deadlines(live, set())
             self.store.save_row(live.stored)
+            live.touch()
         await self._broadcast(live)
 
     def commit(self, live: LiveGame, start: int, acted: set[int]) -> None:
@@ -426,6 +519,7 @@ class GameService:
         stored.updated = self.clock()
         self._update_deadlines(live, acted)
         self._set_status(live)
+        live.touch()
         try:
             self.store.append(stored, start)
         except Exception:
@@ -450,24 +544,46 @@ class GameService:
                 d[str(p)] = now + secs
 
     # ------------------------------------------------------------------ bots and clocks
-    def _bot_move(self, live: LiveGame) -> bool:
-        """Let one bot (or the clock's stand-in) decide; True if something was applied."""
-        m = live.match
+    def _stand_in(self, live: LiveGame) -> str:
+        return str(live.stored.settings.get("stand_in") or self._default_stand_in(live.game.id))
+
+    def _bot_for(self, live: LiveGame, seat: int, now: float) -> str | None:
+        """The bot deciding for ``seat`` now: its own, a replacement, or the clock's stand-in."""
+        name = live.controller(seat)
+        if name is not None:
+            return name
+        deadline = live.stored.deadlines.get(str(seat))
+        if deadline is None or now < deadline:
+            return None
+        return self._stand_in(live)
+
+    def _next_bot(self, live: LiveGame) -> tuple[int, str] | None:
+        if live.match.is_over():
+            return None
         now = self.clock()
-        for p in m.pending():
-            name = live.controller(p)
-            if name is None:
-                deadline = live.stored.deadlines.get(str(p))
-                if deadline is None or now < deadline:
-                    continue
-                name = "greedy" if "greedy" in bot_names(live.game.id) else "random"
-            bot = make_bot(name, live.game.id)
-            rng = Random(derive_seed(live.stored.seed, "bot", p, live.version))
-            start = live.version
-            m.act(p, bot.choose(m.view(p), m.legal(p), rng))
-            self.commit(live, start, {p})
-            return True
-        return False
+        for p in live.match.pending():
+            name = self._bot_for(live, p, now)
+            if name is not None:
+                return p, name
+        return None
+
+    def _current(self, live: LiveGame, seat: int, name: str, version: int) -> bool:
+        """True while a search that ``name`` started for ``seat`` at ``version`` may still be applied."""
+        return (self.live.get(live.stored.id) is live and live.version == version
+                and seat in live.match.pending() and self._bot_for(live, seat, self.clock()) == name)
+
+    def _apply_bot(self, live: LiveGame, seat: int, action: Any, seconds: float | None = None) -> None:
+        start = live.version
+        live.match.act(seat, action)
+        self.commit(live, start, {seat})
+        if seconds is not None:
+            live.thought[seat] = {"seconds": round(seconds, 2), "i": start}
+
+    def _inline_choice(self, game_id: str, name: str, view: Any, legal: Any, seed: int) -> Any:
+        """A cheap bot's choice, on the event loop (a search's stand-in if the search failed)."""
+        if name not in INLINE_BOTS:
+            name = self._default_stand_in(game_id)
+        return make_bot(name, game_id).choose(view, legal, Random(seed))
 
     def _kick_bots(self, live: LiveGame) -> None:
         if live.bots_running or live.match.is_over():
@@ -477,29 +593,94 @@ class GameService:
         except RuntimeError:
             return  # not in an event loop (creation from sync code): the first connection kicks
         live.bots_running = True
-        task = loop.create_task(self._run_bots(live))
+        self._spawn(self._run_bots(live), loop)
+
+    def _spawn(self, coro: Coroutine[Any, Any, Any], loop: asyncio.AbstractEventLoop | None = None) -> None:
+        task = (loop or asyncio.get_running_loop()).create_task(coro)
+        self._keep(task)
+
+    def _keep(self, task: asyncio.Future[Any]) -> None:
         self._tasks.add(task)
         task.add_done_callback(self._task_done)
 
-    def _task_done(self, task: asyncio.Task[None]) -> None:
+    def _task_done(self, task: asyncio.Future[Any]) -> None:
         self._tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
-            log.error("bot task failed", exc_info=task.exception())
+            log.error("server task failed", exc_info=task.exception())
 
     async def _run_bots(self, live: LiveGame) -> None:
+        """Let bots (and clock stand-ins) decide until a person must, or the game is over.
+
+        A cheap bot decides at once under the table's lock; a search runs in the worker pool
+        with the lock released (people may act meanwhile) and its result is applied only if
+        the table is still where the search started (:meth:`_current`), else the bot is asked
+        again. The bot's RNG comes from the seed, the seat and the record length, so a restart
+        changes nothing.
+        """
         try:
-            while True:
+            while self.live.get(live.stored.id) is live:
                 if self.bot_delay:
                     await asyncio.sleep(self.bot_delay)
+                job: ThinkJob | None = None
                 async with live.lock:
-                    moved = self._bot_move(live)
-                if not moved:
-                    return
+                    nxt = self._next_bot(live)
+                    if nxt is None:
+                        return
+                    seat, name = nxt
+                    m, version = live.match, live.version
+                    seed = derive_seed(live.stored.seed, "bot", seat, version)
+                    if name in INLINE_BOTS:
+                        self._apply_bot(live, seat, self._inline_choice(live.game.id, name, m.view(seat),
+                                                                        m.legal(seat), seed))
+                    else:
+                        job = think_job(live.game.id, name, m, seat, seed)
+                if job is not None:
+                    text, seconds = await self._think(live, seat, name, version, job)
+                    if text is None:
+                        continue  # the table changed while the bot thought: ask again
+                    async with live.lock:
+                        if not self._current(live, seat, name, version):
+                            continue
+                        self._apply_bot(live, seat, text, seconds)
                 await self._broadcast(live)
                 if not self.bot_delay:
                     await asyncio.sleep(0)
         finally:
             live.bots_running = False
+            live.thinking = None
+
+    async def _think(self, live: LiveGame, seat: int, name: str, version: int,
+                     job: ThinkJob) -> tuple[str | None, float]:
+        """Run a bot's search in the pool: its move's text and seconds, or None if the table changed first."""
+        started = self.timer()
+        live.thinking = {"seat": seat, "bot": name, "version": version, "started": started}
+        await self._broadcast(live)
+        task = asyncio.ensure_future(self.workers.run(self.workers.think, job))
+        try:
+            while not task.done():
+                if not self._current(live, seat, name, version):
+                    self._keep(task)  # it finishes in its worker; nobody reads the result
+                    return None, 0.0
+                changed = asyncio.Event()
+                live.watchers.add(changed)
+                waiter = asyncio.ensure_future(changed.wait())
+                try:
+                    await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    live.watchers.discard(changed)
+                    waiter.cancel()
+        except asyncio.CancelledError:
+            task.cancel()
+            raise
+        finally:
+            live.thinking = None
+        seconds = self.timer() - started
+        exc = task.exception()
+        if exc is None:
+            return task.result(), seconds
+        log.error("the search of %s failed; a cheap bot decides instead", name, exc_info=exc)
+        action = self._inline_choice(job.game, name, job.view, job.legal, job.seed)
+        return action.to_text(), seconds
 
     async def tick(self) -> None:
         """Run the per-move clocks: a bot moves for every seat whose time is up."""
@@ -507,6 +688,95 @@ class GameService:
         for live in list(self.live.values()):
             if any(now >= t for t in live.stored.deadlines.values()):
                 self._kick_bots(live)
+
+    # ------------------------------------------------------------------ hints and reviews
+    async def hint(self, live: LiveGame, conn: Conn, seat: int, version: object) -> None:
+        """"What would the bot play?": a public note in the log, the answer to ``conn`` alone.
+
+        The search sees the seat's view and legal moves only (like a bot in that seat). Every
+        viewer's log gets the line "B asked for a hint" (a note of the table, not a record
+        entry, so replays never see it); what the hint said goes to the asking connection.
+        """
+        if not live.stored.settings.get("hints"):
+            raise ServiceError("hints are off at this table", code=ServiceCode.HINTS_OFF)
+        async with live.lock:
+            self._check_version(live, version)
+            if seat not in live.match.pending() or live.controller(seat) is not None:
+                raise ServiceError("a hint is for a seat that must decide now", code=ErrorCode.NOT_YOUR_TURN)
+            v, m = live.version, live.match
+            job = think_job(live.game.id, self.hint_bot, m, seat, derive_seed(live.stored.seed, "hint", seat, v))
+            labels = {x["text"]: x["label"] for x in legal_moves(m, seat, live.tr(conn.lang))}
+            live.notes.append([max(0, v - 1), seat])
+            live.stored.updated = self.clock()
+            self.store.save_row(live.stored)
+        await self._broadcast(live)
+        self._spawn(self._answer_hint(live, conn, seat, v, job, labels))
+
+    async def _answer_hint(self, live: LiveGame, conn: Conn, seat: int, version: int, job: ThinkJob,
+                           labels: dict[str, str]) -> None:
+        try:
+            text = await self.workers.run(self.workers.think, job)
+        except Exception:
+            log.exception("a hint's search failed")
+            await conn.send(error_message(ServiceError("the hint could not be worked out",
+                                                       code=ServiceCode.HINT_FAILED)))
+            return
+        if conn in live.conns:
+            await conn.send(json.dumps({"type": "hint", "seat": seat, "version": version, "text": text,
+                                        "label": labels.get(text, text)}))
+
+    async def review(self, live: LiveGame, conn: Conn, seat: object) -> None:
+        """Start a review of ``seat``'s decisions for ``conn``: its own seat any time, any seat once over.
+
+        The analysis searches each decision from that seat's view then
+        (:func:`~tablero.bots.search.analysis.analyze`) in the worker pool; ``conn`` gets
+        ``review_progress`` messages, then ``{"type": "review", "seat", "version", "review"}``.
+        """
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < live.match.players:
+            raise ServiceError("review: give a 'seat' of this game", code=ErrorCode.MALFORMED)
+        if seat not in conn.seats and not live.match.is_over():
+            raise ServiceError("you may review your own seat; every seat once the game is over",
+                               code=ServiceCode.REVIEW_FORBIDDEN)
+        if conn.reviewing:
+            raise ServiceError("a review is already running for this connection", code=ServiceCode.REVIEW_BUSY)
+        conn.reviewing = True
+        record = GameRecord.from_json(live.match.record.to_json())  # a copy: play goes on meanwhile
+        self._spawn(self._run_review(live, conn, seat, record))
+
+    async def _run_review(self, live: LiveGame, conn: Conn, seat: int, record: GameRecord) -> None:
+        key = secrets.token_hex(8)
+        over = live.match.is_over()
+        try:
+            result = live.reviews.get((seat, conn.lang)) if over else None
+            if result is None:
+                job = ReviewJob(key, live.game.id, record, seat, self.review_budget,
+                                derive_seed(live.stored.seed, "review", seat), conn.lang, self.workers.progress_queue())
+                task = asyncio.ensure_future(self.workers.run(self.workers.review, job))
+                told = None
+                try:
+                    while not task.done():
+                        await asyncio.wait({task}, timeout=0.25)
+                        done = self.workers.progress(key)
+                        if done is not None and done != told and not task.done():
+                            told = done
+                            await conn.send(json.dumps({"type": "review_progress", "seat": seat,
+                                                        "done": done[0], "total": done[1]}))
+                except BaseException:
+                    self._keep(task)
+                    raise
+                result = task.result()
+                if over:
+                    live.reviews[(seat, conn.lang)] = result
+            await conn.send(json.dumps({"type": "review", "seat": seat, "version": len(record.entries),
+                                        "review": result}))
+        except Exception:
+            log.exception("a review failed")
+            with contextlib.suppress(Exception):
+                await conn.send(error_message(ServiceError("the review could not be finished",
+                                                           code=ServiceCode.REVIEW_FAILED)))
+        finally:
+            conn.reviewing = False
+            self.workers.forget(key)
 
     # ------------------------------------------------------------------ telling
     def public_seats(self, live: LiveGame) -> list[dict[str, Any]]:
@@ -533,21 +803,46 @@ class GameService:
         seats = self.public_seats(live)
         out = []
         for v in viewers:
-            out.append(self.payload(live, v, conn.lang, conn.sent.get(v, 0), conn.admin, seats))
+            since = conn.sent.get(v, 0)
+            notes_from = conn.notes_sent.get(v, 0) if since else 0
+            out.append(self.payload(live, v, conn.lang, since, conn.admin, seats, notes_from=notes_from))
             conn.sent[v] = live.version
+            conn.notes_sent[v] = len(live.notes)
         return out
 
     def payload(self, live: LiveGame, viewer: int | None, lang: str, since: int, admin: bool,
-                seats: list[dict[str, Any]]) -> dict[str, Any]:
-        """One viewer's update: :func:`seat_payload` of the match plus the table's public facts."""
-        p = seat_payload(live.match, viewer, live.tr(lang), seats=seats, log_since=since,
+                seats: list[dict[str, Any]], *, notes_from: int = 0) -> dict[str, Any]:
+        """One viewer's update: :func:`seat_payload` of the match plus the table's public facts.
+
+        The table's facts are the same for every viewer: ``thinking`` (a bot's search running
+        now: seat, bot, seconds so far), ``thought`` (per seat, how long its bot's last search
+        took and the entry it made), ``hints`` (the table allows them). The table's notes from
+        ``notes_from`` on join the log as lines with ``"note": "hint"`` after the lines of
+        their entry.
+        """
+        tr = live.tr(lang)
+        p = seat_payload(live.match, viewer, tr, seats=seats, log_since=since,
                          deadlines=live.stored.deadlines, now=self.clock())
+        notes = live.notes[notes_from:]
+        if notes:
+            lines = []
+            for i, seat in notes:
+                m = Message("web.hint", seat=seat)
+                lines.append({"i": i, "text": tr(m), "msg": m.to_json(), "note": "hint"})
+            p["log"] = sorted(p["log"] + lines, key=itemgetter("i"))  # stable: a note after its entry's lines
         p["game_id"] = live.stored.id
         p["game"] = live.game.id
         p["title"] = live.game.title
         p["admin"] = admin
         p["rematch"] = live.stored.rematch
         p["away_seconds"] = live.stored.settings["away_seconds"]
+        p["hints"] = bool(live.stored.settings.get("hints"))
+        t = live.thinking
+        if t is not None and not self._current(live, t["seat"], t["bot"], t["version"]):
+            t = None  # the table changed since the search began: it will be dropped
+        p["thinking"] = None if t is None else {"seat": t["seat"], "bot": t["bot"],
+                                                "seconds": round(max(0.0, self.timer() - t["started"]), 1)}
+        p["thought"] = {str(k): v for k, v in sorted(live.thought.items())}
         return p
 
     async def _broadcast(self, live: LiveGame) -> None:
@@ -590,6 +885,8 @@ class GameService:
             spec = {"game": live.game.id, "options": dict(live.stored.options),
                     "move_seconds": live.stored.settings["move_seconds"],
                     "away_seconds": live.stored.settings["away_seconds"],
+                    "hints": live.stored.settings.get("hints", False),
+                    "stand_in": live.stored.settings.get("stand_in"),
                     "seats": [{"kind": "bot" if s["kind"] == "bot" else "person", "bot": s["bot"],
                                "name": live.stored.players[i]} for i, s in enumerate(live.stored.seats)]}
             created = self.create(spec)
@@ -618,3 +915,4 @@ class GameService:
             t.cancel()
         with contextlib.suppress(Exception):
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        self.workers.close()

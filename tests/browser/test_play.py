@@ -17,7 +17,7 @@ WAIT = 30_000
 
 
 def create_in_lobby(page: Any, base: str, game: str, kinds: list[str], options: dict[str, Any],
-                    name: str = "Ana") -> None:
+                    name: str = "Ana", *, hints: bool = False) -> None:
     page.goto(base + "/?lang=en")
     page.wait_for_selector("#f-game")
     page.select_option("#f-game", game)
@@ -30,6 +30,8 @@ def create_in_lobby(page: Any, base: str, game: str, kinds: list[str], options: 
     for i, kind in enumerate(kinds):
         page.select_option(f"#f-kind-{i}", kind)
     page.fill("#f-name-0", name)
+    if hints:
+        page.check("#f-hints")
     page.screenshot(path=str(SHOTS / f"lobby-{game}.png"), full_page=True)
     page.click("#f-create")
 

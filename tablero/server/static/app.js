@@ -35,6 +35,8 @@
     for (const [k, v] of Object.entries(params || {})) s = s.split("{" + k + "}").join(String(v));
     return s;
   }
+  /* A bot's name as people read it: the levels in words ("medium" → "mittel"), others as they are. */
+  function botLabel(name) { return UI["bot." + name] || name; }
 
   async function api(method, url, body) {
     const r = await fetch(url, {
@@ -100,6 +102,8 @@
     const seats = el("div", { class: "seats" });
     const clock = el("input", { id: "f-clock", type: "number", min: "0", step: "5", value: "0" });
     const away = el("input", { id: "f-away", type: "number", min: "0", step: "10", value: "60" });
+    const hints = el("input", { id: "f-hints", type: "checkbox" });
+    const standIn = el("select", { id: "f-standin" });
     const game = () => meta.games.find(g => g.id === gameSel.value);
     function fillPlayers() {
       const g = game();
@@ -124,16 +128,23 @@
       const g = game();
       const n = Number(playersSel.value);
       const kinds = [["you", t("seat.you")], ["local", t("seat.local")], ["person", t("seat.person")]]
-        .concat(g.bots.map(b => ["bot:" + b, t("seat.bot", { bot: b })]));
+        .concat(g.bots.map(b => ["bot:" + b, t("seat.bot", { bot: botLabel(b) })]));
+      const dflt = g.bots.includes(g.default_bot) ? g.default_bot : g.bots[0];
       seats.replaceChildren(...Array.from({ length: n }, (_, i) => el("div", { class: "seat-row" },
         el("span", { class: "seat-chip seat-" + i }, String.fromCharCode(65 + i)),
         el("select", { name: "kind" + i, id: "f-kind-" + i, "aria-label": t("seat.kind", { n: i + 1 }) },
           kinds.map(([v, label]) => el("option", {
-            value: v, selected: i === 0 ? v === "you" : v === "bot:" + (g.bots.includes("greedy") ? "greedy" : "random"),
+            value: v, selected: i === 0 ? v === "you" : v === "bot:" + dflt,
           }, label))),
         el("input", { name: "name" + i, id: "f-name-" + i, placeholder: t("seat.name"), maxlength: "24",
           "aria-label": t("seat.name") }))));
     }
+    function fillStandIn() {
+      const g = game();
+      const pick = g.bots.includes("greedy") ? "greedy" : g.bots[0];
+      standIn.replaceChildren(...g.bots.map(b => el("option", { value: b, selected: b === pick }, botLabel(b))));
+    }
+    gameSel.addEventListener("change", fillStandIn);
     gameSel.addEventListener("change", fillPlayers);
     playersSel.addEventListener("change", fillSeats);
     form.append(
@@ -141,11 +152,14 @@
       el("label", {}, el("span", {}, t("lobby.players")), playersSel),
       el("fieldset", {}, el("legend", {}, t("lobby.options")), opts),
       el("fieldset", {}, el("legend", {}, t("lobby.seats")), seats),
+      el("label", { class: "check" }, hints, el("span", {}, t("lobby.hints"))),
       el("details", {}, el("summary", {}, t("lobby.more")),
         el("label", {}, el("span", {}, t("lobby.clock")), clock),
+        el("label", {}, el("span", {}, t("lobby.stand_in")), standIn),
         el("label", {}, el("span", {}, t("lobby.away")), away)),
       el("button", { type: "submit", id: "f-create", class: "primary" }, t("lobby.start")),
       el("p", { class: "error", id: "f-error", role: "alert" }));
+    fillStandIn();
     fillPlayers();
     form.onsubmit = async (ev) => {
       ev.preventDefault();
@@ -166,6 +180,7 @@
         const res = await api("POST", "/api/games", {
           game: g.id, options, seats: seatList,
           move_seconds: Number(clock.value) || 0, away_seconds: Number(away.value) || 0,
+          hints: hints.checked, stand_in: standIn.value,
         });
         const data = { tokens: Object.values(res.tokens), admin: res.admin };
         save(res.id, data);
@@ -239,10 +254,16 @@
     const S = {
       id, gameId, payloads: {}, logs: {}, active: null, shown: null, filter: null, picked: null, ws: null,
       cat: {}, tableData: {}, error: "", status: "connecting", retry: 0, handover: false,
+      thinking: null,  // {seat, bot, start}: a bot's search running now (start: this clock's ms)
+      hint: null,      // {seat, version, text, label}: "What would the bot play?" (text null while asked)
+      review: null,    // {seat, status: running|done|error, done, total, data, error}
+      logFocus: null,  // the record entry whose log lines a review points at
+      endClosed: false,
     };
     const app = document.getElementById("app");
     S.cat = await api("GET", "/api/catalogue/" + gameId + "/" + lang);
     S.tableData = await api("GET", "/api/table-data/" + gameId);
+    S.meta = (await api("GET", "/api/meta")).games.find(g => g.id === gameId) || null;
 
     function send(msg) {
       if (S.ws && S.ws.readyState === 1) S.ws.send(JSON.stringify(msg));
@@ -256,8 +277,38 @@
       };
       ws.onmessage = (ev) => {
         const msg = JSON.parse(ev.data);
-        if (msg.type === "error") { S.error = UI["error." + msg.code] || msg.message; draw(); return; }
+        if (msg.type === "error") {
+          const text = UI["error." + msg.code] || msg.message;
+          if (String(msg.code).startsWith("review/") && S.review && S.review.status === "running") {
+            S.review.status = "error"; S.review.error = text;
+          } else {
+            if (String(msg.code).startsWith("hint/")) S.hint = null;
+            S.error = text;
+          }
+          draw(); return;
+        }
+        if (msg.type === "hint") {
+          if (S.hint && S.hint.seat === msg.seat && S.hint.version === msg.version) {
+            S.hint.text = msg.text; S.hint.label = msg.label; draw();
+          }
+          return;
+        }
+        if (msg.type === "review_progress") {
+          if (S.review && S.review.seat === msg.seat && S.review.status === "running") {
+            S.review.done = msg.done; S.review.total = msg.total; reviewProgress();
+          }
+          return;
+        }
+        if (msg.type === "review") {
+          if (S.review && S.review.seat === msg.seat) {
+            S.review = { seat: msg.seat, status: "done", data: msg.review };
+            draw();
+            const r = document.getElementById("review"); if (r) r.scrollIntoView({ block: "start" });
+          }
+          return;
+        }
         if (msg.type !== "update") return;
+        noteThinking(msg);
         const key = msg.viewer === null ? "spectator" : String(msg.viewer);
         const log = msg.log_since === 0 ? [] : (S.logs[key] || []);
         const prev = S.payloads[key];
@@ -265,7 +316,7 @@
         for (const line of msg.log) { line.fresh = msg.log_since > 0; log.push(line); }
         S.logs[key] = log.slice(-400);
         S.payloads[key] = msg;
-        if (prev && prev.version !== msg.version) { S.filter = null; S.picked = null; S.error = ""; }
+        if (prev && prev.version !== msg.version) { S.filter = null; S.picked = null; S.error = ""; S.hint = null; }
         pickActive();
         draw();
       };
@@ -275,6 +326,21 @@
         setTimeout(connect, 300 * S.retry);
       };
     }
+
+    /* A bot's search: the server says how long it has run; the timer runs on from there. */
+    function noteThinking(msg) {
+      const th = msg.thinking;
+      if (!th) { S.thinking = null; return; }
+      if (S.thinking && S.thinking.seat === th.seat && S.thinking.version === msg.version) return;
+      S.thinking = { seat: th.seat, bot: th.bot, version: msg.version, start: Date.now() - th.seconds * 1000 };
+    }
+    function secs(x) { return x < 1 ? x.toFixed(2) : x.toFixed(1); }
+    function thinkText(start) {
+      return t("seat.thinking_for", { s: (Math.max(0, Date.now() - start) / 1000).toFixed(1) });
+    }
+    setInterval(() => {
+      for (const e of document.querySelectorAll(".think-timer")) e.textContent = thinkText(Number(e.dataset.start));
+    }, 100);
 
     function localSeats() { return Object.keys(S.payloads).filter(k => k !== "spectator").map(Number); }
     function pickActive() {
@@ -357,7 +423,8 @@
         console.error(e);
       }
       side.append(turnBox(p), movesBox(p), adminBox(p), logBox(p));
-      if (p.result) app.append(endScreen(p));
+      if (S.review) app.append(reviewPanel(p));
+      if (p.result && !S.endClosed) app.append(endScreen(p));
     }
 
     function reconnect() { if (S.ws) { S.ws.onclose = null; S.ws.close(); } S.payloads = {}; connect(); draw(); }
@@ -369,6 +436,8 @@
         return null;
       };
       const thinking = (i) => !p.result && p.pending.includes(i) && p.seats[i].bot;
+      const searching = (i) => S.thinking && S.thinking.seat === i && thinking(i);
+      const thought = (i) => !searching(i) && (p.thought || {})[String(i)];
       return el("ol", { class: "seatbar", "aria-label": t("table.seats") }, p.seats.map((s, i) => el("li", {
         class: "seat seat-" + i + (p.pending.includes(i) ? " to-act" : "") + (i === p.viewer ? " me" : "") +
           (thinking(i) ? " thinking" : ""),
@@ -376,8 +445,14 @@
       },
         el("span", { class: "letter", "aria-hidden": "true" }, s.letter),
         el("span", { class: "name" }, s.name),
-        s.bot ? el("span", { class: "tag" }, t("seat.botname", { bot: s.bot })) : null,
+        s.bot ? el("span", { class: "tag" }, t("seat.botname", { bot: botLabel(s.bot) })) : null,
         thinking(i) ? el("span", { class: "bk-dots", title: t("seat.thinking") }, el("i"), el("i"), el("i")) : null,
+        searching(i) ? el("span", { class: "think-timer", role: "timer", "data-start": String(S.thinking.start) },
+          thinkText(S.thinking.start)) : null,
+        thought(i) ? el("span", {
+          class: "thought", "data-seat": i,
+          title: t("seat.thought_title", { name: s.name, s: secs(thought(i).seconds) }),
+        }, t("seat.thought", { s: secs(thought(i).seconds) })) : null,
         !s.connected && !s.bot ? el("span", { class: "tag away" }, s.claimed ? t("seat.away") : t("seat.invited")) : null,
         score(i) !== null ? el("span", { class: "score", title: t("table.score") }, String(score(i))) : null,
         p.clocks[String(i)] !== undefined ? el("span", { class: "clock" }, Math.ceil(p.clocks[String(i)]) + " s") : null,
@@ -405,12 +480,32 @@
         return box;
       }
       const list = S.filter ? p.legal.filter(l => S.filter.includes(l.text)) : p.legal;
+      const hint = S.hint && S.hint.seat === p.viewer && S.hint.version === p.version ? S.hint : null;
+      const hinted = hint && hint.text ? hint.text : null;
       if (list.length) {
         box.append(el("h2", {}, t("table.moves")));
         if (S.filter) box.append(el("button", { class: "link", id: "all-moves", onclick: () => { S.filter = null; S.picked = null; draw(); } }, t("table.all_moves")));
         box.append(el("ul", { class: "moves" }, list.map((l, i) => el("li", {},
-          el("button", { type: "button", class: "move", "data-action": l.text, onclick: () => act(l.text) },
-            i < 9 ? el("kbd", {}, String(i + 1)) : null, " ", l.label)))));
+          el("button", {
+            type: "button", class: "move" + (l.text === hinted ? " hinted" : ""), "data-action": l.text,
+            onclick: () => act(l.text),
+          },
+            i < 9 ? el("kbd", {}, String(i + 1)) : null, " ", l.label,
+            l.text === hinted ? el("span", { class: "hint-mark" }, t("table.hint_mark")) : null)))));
+      }
+      if (p.hints && p.legal.length) {
+        if (hint) {
+          box.append(el("p", { class: "hint-says", id: "hint-says", role: "status" },
+            hint.text ? t("table.hint_says", { move: hint.label }) : t("table.hint_wait")));
+        }
+        box.append(el("button", {
+          id: "hint", type: "button", disabled: !!(hint && !hint.text),
+          onclick: () => {
+            S.hint = { seat: p.viewer, version: p.version, text: null, label: null };
+            send({ type: "hint", seat: p.viewer, version: p.version });
+            draw();
+          },
+        }, t("table.hint")));
       }
       const tools = el("div", { class: "tools" });
       if (p.can_undo) tools.append(el("button", { id: "undo", onclick: () => send({ type: "undo", seat: p.viewer, version: p.version }) }, t("table.undo")));
@@ -426,8 +521,11 @@
         if (s.kind === "bot" || s.bot) return;
         const gone = s.left || (s.away !== null && s.away >= p.away_seconds);
         if (!gone) return;
-        box.append(el("p", {}, t("admin.gone", { name: s.name }), " ",
-          el("button", { class: "replace", "data-seat": i, onclick: () => send({ type: "replace", seat: i, bot: "greedy" }) }, t("admin.replace"))));
+        const levels = ((S.meta && S.meta.bots) || ["greedy"]);
+        const level = el("select", { class: "replace-level", "data-seat": i, "aria-label": t("admin.level") },
+          levels.map(b => el("option", { value: b, selected: b === ((S.meta && S.meta.default_bot) || "greedy") }, botLabel(b))));
+        box.append(el("p", {}, t("admin.gone", { name: s.name }), " ", level, " ",
+          el("button", { class: "replace", "data-seat": i, onclick: () => send({ type: "replace", seat: i, bot: level.value }) }, t("admin.replace"))));
       });
       return box;
     }
@@ -436,13 +534,19 @@
       const lines = S.logs[logKey(p)] || [];
       const ol = el("ol", { class: "log", "aria-label": t("table.log") });
       let fresh = 0;
-      for (const l of lines.slice(-150)) {
-        const li = el("li", { class: l.fresh ? "fresh" : "" }, l.text);
+      const focus = S.review && S.review.status === "done" ? S.logFocus : null;
+      const shown = focus === null ? lines.slice(-150) : lines;
+      for (const l of shown) {
+        const cls = [l.fresh ? "fresh" : "", l.note ? "note" : "", l.i === focus ? "focus" : ""].filter(Boolean).join(" ");
+        const li = el("li", { class: cls, "data-i": l.i }, l.text);
         if (l.fresh) li.style.animationDelay = (Math.min(fresh++, 20) * 120) + "ms";
         ol.append(li);
       }
       const box = el("div", { class: "log-box" }, el("h2", {}, t("table.log")), ol);
-      setTimeout(() => { ol.scrollTop = ol.scrollHeight; }, 0);
+      setTimeout(() => {
+        const f = focus === null ? null : ol.querySelector("li.focus");
+        if (f) ol.scrollTop = Math.max(0, f.offsetTop - ol.clientHeight / 3); else ol.scrollTop = ol.scrollHeight;
+      }, 0);
       return box;
     }
 
@@ -454,9 +558,87 @@
         el("p", { class: "winners" }, r.winners.length ? t("end.winners", { names: r.winners.map(i => p.seats[i].name).join(", ") }) : t("end.nobody")),
         el("ol", { class: "ranks" }, order.map(i => el("li", { class: "seat-" + i, style: "--seat:" + p.seats[i].colour },
           el("span", { class: "letter" }, p.seats[i].letter), " ", r.ranks[i] + ". " + p.seats[i].name + " — " + r.scores[i]))),
+        reviewPicker(p, "end"),
         el("a", { href: "/api/games/" + id + "/record", download: "tablero-" + id + ".json" }, t("end.record")), " ",
         data.tokens.length ? el("button", { id: "rematch", class: "primary", onclick: rematch }, t("end.rematch")) : null,
-        el("button", { class: "link", onclick: (e) => e.target.closest(".end").remove() }, t("end.close")));
+        el("button", { class: "link", id: "end-close", onclick: () => { S.endClosed = true; draw(); } }, t("end.close")));
+      return box;
+    }
+
+    /* "Review this game": your own seat first; once the game is over, any seat. */
+    function reviewPicker(p, where) {
+      const own = S.review ? S.review.seat : p.viewer !== null ? p.viewer : 0;
+      const ids = where === "panel" ? ["review-seat-again", "review-again"] : ["review-seat", "review-open"];
+      const pick = el("select", { id: ids[0], "aria-label": t("review.seat") },
+        p.seats.map((s, i) => el("option", { value: i, selected: i === own }, s.letter + " · " + s.name)));
+      return el("div", { class: "review-pick" },
+        el("label", {}, el("span", {}, t("review.seat")), " ", pick), " ",
+        el("button", {
+          id: ids[1], type: "button", disabled: !!(S.review && S.review.status === "running"),
+          onclick: () => startReview(Number(pick.value)),
+        }, t("review.open")));
+    }
+
+    function startReview(seat) {
+      S.review = { seat, status: "running", done: 0, total: 0 };
+      S.logFocus = null;
+      S.endClosed = true;
+      send({ type: "review", seat });
+      draw();
+      const r = document.getElementById("review"); if (r) r.scrollIntoView({ block: "start" });
+    }
+
+    function reviewProgress() {
+      const R = S.review;
+      const pct = R.total ? Math.floor(100 * R.done / R.total) : 0;
+      const bar = document.querySelector("#review progress"), txt = document.getElementById("review-status");
+      if (!bar || !txt) { draw(); return; }
+      bar.value = pct; txt.textContent = t("review.running", { pct });
+    }
+
+    /* Each decision of the seat: entry, the move played, the bot's best, the loss in winning
+     * chances (percentage points) and the top options; the biggest mistake marked. */
+    function reviewPanel(p) {
+      const R = S.review;
+      const name = (p.seats[R.seat] || {}).name || "?";
+      const box = el("section", { class: "review card", id: "review", "aria-label": t("review.title", { name }) },
+        el("div", { class: "review-head" }, el("h2", {}, t("review.title", { name })),
+          el("button", { class: "link", id: "review-close", onclick: () => { S.review = null; S.logFocus = null; draw(); } },
+            t("review.close"))),
+        p.result ? reviewPicker(p, "panel") : null);
+      if (R.status === "running") {
+        const pct = R.total ? Math.floor(100 * R.done / R.total) : 0;
+        box.append(el("p", { id: "review-status", role: "status" }, t("review.running", { pct })),
+          el("progress", { max: "100", value: String(pct) }));
+        return box;
+      }
+      if (R.status === "error") { box.append(el("p", { class: "error", role: "alert" }, R.error)); return box; }
+      const d0 = R.data.decisions;
+      if (!d0.length) { box.append(el("p", {}, t("review.none", { name }))); return box; }
+      const pp = (x) => (Math.round(x * 1000) / 10).toFixed(1);
+      box.append(el("p", { class: "muted" }, t("review.help", { name })));
+      box.append(el("ol", { class: "review-list" }, d0.map(d => {
+        const worst = d.index === R.data.worst;
+        return el("li", {
+          class: "decision" + (worst ? " worst" : "") + (d.loss > 0 ? "" : " good") + (S.logFocus === d.index ? " focus" : ""),
+          "data-index": d.index,
+        },
+          el("div", { class: "d-head" },
+            el("button", {
+              type: "button", class: "link d-index", title: t("review.log"),
+              onclick: () => { S.logFocus = d.index; draw(); },
+            }, t("review.entry") + " " + (d.index + 1)),  // entries count from 0, people from 1
+            worst ? el("strong", { class: "worst-tag" }, t("review.worst")) : null,
+            el("span", { class: "loss", title: t("review.loss") }, d.loss > 0 ? "−" + pp(d.loss) + " %" : t("review.good"))),
+          el("dl", {},
+            el("dt", {}, t("review.chosen")), el("dd", { class: "chosen" }, d.chosen_label || d.chosen),
+            d.best !== d.chosen ? el("dt", {}, t("review.best")) : null,
+            d.best !== d.chosen ? el("dd", { class: "best" }, d.best_label || d.best) : null,
+            el("dt", {}, t("review.options")),
+            el("dd", {}, el("ol", { class: "opts" }, d.options.slice(0, 3).map(o => el("li", {
+              class: o.text === d.chosen ? "played" : "",
+            }, el("span", { class: "v" }, pp(o.value) + " %"), " ", o.label || o.text))))));
+      })));
       return box;
     }
 
@@ -476,6 +658,8 @@
         if (b) { e.preventDefault(); b.click(); }
       } else if (e.key === "u" || e.key === "U") {
         const b = document.getElementById("undo"); if (b) b.click();
+      } else if (e.key === "h" || e.key === "H") {
+        const b = document.getElementById("hint"); if (b && !b.disabled) { e.preventDefault(); b.click(); }
       }
     });
     setInterval(() => { if (S.ws && S.ws.readyState === 1) send({ type: "ping" }); }, 20000);

@@ -204,7 +204,7 @@
 
     /* The log lines of the newest record entry this viewer was told of (what just happened). */
     function lastLines() {
-      const log = env.log || [];
+      const log = (env.log || []).filter((l) => !l.note);  // a table's note (a hint asked) is no move
       if (!log.length) return [];
       const i = log[log.length - 1].i;
       let k = log.length;
