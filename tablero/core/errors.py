@@ -19,6 +19,12 @@ class ErrorCode(StrEnum):
     TOKEN = "auth/token"
     MALFORMED = "request/malformed"
     TOO_LARGE = "request/too_large"
+    PEEKING = "bot/peeking"
+    REVIEW_FORBIDDEN = "review/forbidden"
+    REVIEW_BUSY = "review/busy"
+    REVIEW_FAILED = "review/failed"
+    HINTS_OFF = "hint/off"
+    HINT_FAILED = "hint/failed"
 
 
 class TableroError(ValueError):

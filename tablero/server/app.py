@@ -30,10 +30,8 @@ from tablero.server.service import (
     MAX_MESSAGE,
     Clock,
     GameService,
-    ServiceCode,
     ServiceError,
     error_message,
-    error_slug,
 )
 from tablero.server.store import DEFAULT_URL, Store
 from tablero.server.workers import REVIEW_BUDGET, Workers
@@ -45,7 +43,7 @@ STATUS: dict[str, int] = {
     ErrorCode.TOKEN: 403,
     ErrorCode.STALE: 409,
     ErrorCode.TOO_LARGE: 413,
-    ServiceCode.REVIEW_FORBIDDEN: 403,
+    ErrorCode.REVIEW_FORBIDDEN: 403,
 }
 
 
@@ -100,8 +98,8 @@ def create_app(
 
     @app.exception_handler(TableroError)
     async def _tablero_error(_request: Request, exc: TableroError) -> JSONResponse:
-        slug = error_slug(exc)
-        return JSONResponse({"error": {"code": slug, "message": str(exc)}}, status_code=STATUS.get(slug, 400))
+        return JSONResponse({"error": {"code": str(exc.code), "message": str(exc)}},
+                            status_code=STATUS.get(exc.code, 400))
 
     # ------------------------------------------------------------------ pages
     @app.get("/", response_class=HTMLResponse)
@@ -199,7 +197,7 @@ def create_app(
                                              lang=hello.get("lang", "en"))
             except TableroError as exc:
                 await send(error_message(exc))
-                await websocket.close(code=4000 + STATUS.get(error_slug(exc), 400))
+                await websocket.close(code=4000 + STATUS.get(exc.code, 400))
                 return
             while True:
                 raw = await websocket.receive_text()

@@ -26,7 +26,6 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 from operator import itemgetter
 from random import Random
 from typing import Any
@@ -64,32 +63,12 @@ HINT_BOT = "medium"
 """The search that answers "What would the bot play?"."""
 
 
-class ServiceCode(StrEnum):
-    """The server's own error slugs, beside the core's :class:`~tablero.core.errors.ErrorCode`."""
-
-    PEEKING = "bot/peeking"
-    REVIEW_FORBIDDEN = "review/forbidden"
-    REVIEW_BUSY = "review/busy"
-    REVIEW_FAILED = "review/failed"
-    HINTS_OFF = "hint/off"
-    HINT_FAILED = "hint/failed"
-
-
 class ServiceError(TableroError):
-    """A request the service refuses; ``slug`` is a stable code for clients (``code`` for core codes)."""
-
-    def __init__(self, message: str, *, code: ErrorCode | ServiceCode | None = None) -> None:
-        super().__init__(message, code=code if isinstance(code, ErrorCode) else None)
-        self.slug = str(code) if code is not None else str(self.code)
-
-
-def error_slug(exc: TableroError) -> str:
-    """The code a client gets for ``exc``."""
-    return exc.slug if isinstance(exc, ServiceError) else str(exc.code)
+    """A request the service refuses; ``code`` is a stable slug for clients."""
 
 
 def error_message(exc: TableroError) -> str:
-    return json.dumps({"type": "error", "code": error_slug(exc), "message": str(exc)})
+    return json.dumps({"type": "error", "code": str(exc.code), "message": str(exc)})
 
 
 def _hash(token: str) -> str:
@@ -292,7 +271,7 @@ class GameService:
         bot = name.strip().lower()
         if is_peeking(bot):
             raise ServiceError(f"{where}{bot} looks at the hidden cards (a measuring baseline); "
-                               "it never plays at a table", code=ServiceCode.PEEKING)
+                               "it never plays at a table", code=ErrorCode.PEEKING)
         try:
             make_bot(bot, game_id)
         except UnknownBotError as exc:
@@ -698,7 +677,7 @@ class GameService:
         entry, so replays never see it); what the hint said goes to the asking connection.
         """
         if not live.stored.settings.get("hints"):
-            raise ServiceError("hints are off at this table", code=ServiceCode.HINTS_OFF)
+            raise ServiceError("hints are off at this table", code=ErrorCode.HINTS_OFF)
         async with live.lock:
             self._check_version(live, version)
             if seat not in live.match.pending() or live.controller(seat) is not None:
@@ -719,7 +698,7 @@ class GameService:
         except Exception:
             log.exception("a hint's search failed")
             await conn.send(error_message(ServiceError("the hint could not be worked out",
-                                                       code=ServiceCode.HINT_FAILED)))
+                                                       code=ErrorCode.HINT_FAILED)))
             return
         if conn in live.conns:
             await conn.send(json.dumps({"type": "hint", "seat": seat, "version": version, "text": text,
@@ -736,9 +715,9 @@ class GameService:
             raise ServiceError("review: give a 'seat' of this game", code=ErrorCode.MALFORMED)
         if seat not in conn.seats and not live.match.is_over():
             raise ServiceError("you may review your own seat; every seat once the game is over",
-                               code=ServiceCode.REVIEW_FORBIDDEN)
+                               code=ErrorCode.REVIEW_FORBIDDEN)
         if conn.reviewing:
-            raise ServiceError("a review is already running for this connection", code=ServiceCode.REVIEW_BUSY)
+            raise ServiceError("a review is already running for this connection", code=ErrorCode.REVIEW_BUSY)
         conn.reviewing = True
         record = GameRecord.from_json(live.match.record.to_json())  # a copy: play goes on meanwhile
         self._spawn(self._run_review(live, conn, seat, record))
@@ -773,7 +752,7 @@ class GameService:
             log.exception("a review failed")
             with contextlib.suppress(Exception):
                 await conn.send(error_message(ServiceError("the review could not be finished",
-                                                           code=ServiceCode.REVIEW_FAILED)))
+                                                           code=ErrorCode.REVIEW_FAILED)))
         finally:
             conn.reviewing = False
             self.workers.forget(key)
