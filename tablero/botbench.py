@@ -11,7 +11,8 @@ which is rewritten after every measurement so a long run that is stopped keeps w
   of an iteration's parts — ``determinize``, ``clone`` and the rest (tree, playout,
   evaluation) — in microseconds.
 
-``--only GAME`` and ``--part strength|speed`` split a run; ``--games`` sets the games per
+``--only GAME``, ``--part strength|speed`` and ``--match TEXT`` (matches whose key
+``game/seats`` contains the text) split a run; ``--games`` sets the games per
 match (the issue's goals want at least a few dozen; the intervals say how sure a figure is).
 """
 
@@ -176,11 +177,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m tablero.botbench", description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default="docs/bench-bots.json")
     ap.add_argument("--games", type=int, default=40, help="games per strength match")
+    ap.add_argument("--cheat-games", type=int, default=12,
+                    help="games per cheat match (every seat searches: the slowest matches)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--points", type=int, default=8, help="decision points per speed measurement")
     ap.add_argument("--only", choices=tuple(GAMES), action="append", help="only this game (repeatable)")
     ap.add_argument("--part", choices=("strength", "speed", "all"), default="all")
+    ap.add_argument("--match", action="append", metavar="TEXT",
+                    help="only the strength matches whose key (game/seats) contains TEXT (repeatable)")
     args = ap.parse_args(argv)
     only = set(args.only or GAMES)
     path = Path(args.out)
@@ -203,11 +208,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                     save()
     if args.part in ("strength", "all"):
         for game_id, seats, goal in MATCHES:
-            if game_id not in only:
+            key = f"{game_id}/{','.join(seats)}"
+            if game_id not in only or (args.match and not any(m in key for m in args.match)):
                 continue
-            row = strength(game_id, seats, args.games, args.seed, args.workers)
+            cheat = any(s.startswith("mcts-cheat") for s in seats)
+            games = args.cheat_games if cheat else args.games
+            row = strength(game_id, seats, games, args.seed, args.workers)
             row["goal"] = goal
-            report["strength"][f"{game_id}/{','.join(seats)}"] = row
+            report["strength"][key] = row
             print(json.dumps({"game": game_id, "seats": seats, "goal": goal,
                               "by_bot": {k: {"win_share": round(v["win_share"], 3),
                                              "ci95": [round(x, 3) for x in v["ci95"]]}

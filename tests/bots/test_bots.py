@@ -25,7 +25,7 @@ def test_make_bot_names() -> None:
     assert isinstance(make_bot("greedy", "don-carlo"), GreedyDonCarlo)
     assert isinstance(make_bot(" Greedy ", "don-carlo"), GreedyDonCarlo)
     assert isinstance(make_bot("random", "some-other-game"), RandomBot)
-    assert bot_names("don-carlo") == ("random", "greedy")
+    assert bot_names("don-carlo") == ("random", "greedy", "easy", "medium", "hard", "ismcts")
     assert isinstance(make_bot("greedy", "don-carlo"), Bot)
 
 

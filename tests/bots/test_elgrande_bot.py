@@ -22,7 +22,7 @@ from tablero.sim import simulate
 def test_greedy_is_registered() -> None:
     assert isinstance(make_bot("greedy", "el-grande"), GreedyElGrande)
     assert isinstance(make_bot("greedy", "el-grande"), Bot)
-    assert bot_names("el-grande") == ("random", "greedy")
+    assert bot_names("el-grande") == ("random", "greedy", "easy", "medium", "hard", "ismcts")
 
 
 class Watched:

@@ -20,7 +20,7 @@ from tablero.sim import simulate
 def test_greedy_is_registered() -> None:
     assert isinstance(make_bot("greedy", "mafia-legend"), GreedyMafia)
     assert isinstance(make_bot("greedy", "mafia-legend"), Bot)
-    assert bot_names("mafia-legend") == ("random", "greedy")
+    assert bot_names("mafia-legend") == ("random", "greedy", "easy", "medium", "hard", "ismcts")
 
 
 def test_dice_chance_matches_the_spec_reference() -> None:

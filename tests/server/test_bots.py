@@ -19,7 +19,9 @@ from fastapi.testclient import TestClient
 
 from tablero.bots.registry import PLAYER_LEVELS
 from tablero.bots.search.ismcts import Budget
+from tablero.core.match import Match
 from tablero.core.record import GameRecord
+from tablero.registry import get_game
 from tablero.server.app import create_app
 from tablero.server.service import GameService
 from tablero.server.workers import ThinkJob, Workers
@@ -267,10 +269,13 @@ def _check_review(review: dict[str, Any], record: GameRecord, seat: int) -> None
     assert review["seat"] == seat and review["game"] == record.game
     indices = [d["index"] for d in review["decisions"]]
     assert indices == sorted(indices) and len(set(indices)) == len(indices)
+    legal = {i: sorted(a.to_text() for a in m.legal(seat))
+             for i, actor, _text, m in Match.walk_record(get_game(record.game), record) if actor == seat}
     for d in review["decisions"]:
         assert record.entries[d["index"]] == (seat, d["chosen"]), "every decision is an entry of that seat"
         texts = [o["text"] for o in d["options"]]
-        assert d["chosen"] in texts and d["best"] == texts[0] and len(texts) >= 2
+        # every legal option ranked (one only where the rules ask even a forced choice)
+        assert d["chosen"] in texts and d["best"] == texts[0] and sorted(texts) == legal[d["index"]]
         assert d["loss"] >= 0 and d["chosen_label"] and d["best_label"] and all(o["label"] for o in d["options"])
     assert review["worst"] is None or review["worst"] in indices
 

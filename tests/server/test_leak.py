@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from random import Random
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -36,6 +37,8 @@ from tablero.server.store import Store
 from tablero.server.workers import ThinkJob, Workers, think
 
 from .conftest import FakeClock
+
+T = TypeVar("T")
 
 CASES = [
     ("don-carlo", 3, {}),
@@ -103,10 +106,17 @@ async def _play(tmp: Path, gid: str, n: int, opts: dict[str, Any], seed: int) ->
     return checked
 
 
+def _run(coro: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run`` on a thread of its own: a session's Playwright (sync API) keeps an event loop
+    running on the test worker's main thread, where ``asyncio.run`` would refuse to start."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
 @pytest.mark.parametrize(("gid", "n", "opts"), CASES)
 def test_every_payload_is_the_same_when_hidden_cards_are_re_dealt(
         tmp_path: Path, gid: str, n: int, opts: dict[str, Any]) -> None:
-    checked = asyncio.run(_play(tmp_path, gid, n, opts, seed=11))
+    checked = _run(_play(tmp_path, gid, n, opts, seed=11))
     assert checked > 0
 
 
@@ -121,7 +131,7 @@ def test_the_check_catches_a_payload_that_peeks(tmp_path: Path, monkeypatch: pyt
 
     monkeypatch.setattr(payload_module, "position_payload", peeking)
     with pytest.raises(AssertionError, match="depends on what it may not see"):
-        asyncio.run(_play(tmp_path, "don-carlo", 3, {}, seed=1))
+        _run(_play(tmp_path, "don-carlo", 3, {}, seed=1))
 
 
 SEARCH = "ismcts:iterations=4:depth=2"
@@ -227,7 +237,7 @@ async def _play_with_searches(tmp: Path, gid: str, kinds: list[dict[str, Any]], 
 ])
 def test_search_bots_and_hints_see_only_their_seat(tmp_path: Path, gid: str, kinds: list[dict[str, Any]],
                                                   opts: dict[str, Any]) -> None:
-    updates, hints, bot_moves = asyncio.run(_play_with_searches(tmp_path, gid, kinds, opts, seed=5))
+    updates, hints, bot_moves = _run(_play_with_searches(tmp_path, gid, kinds, opts, seed=5))
     assert updates > 0 and hints > 0 and bot_moves > 0
 
 
@@ -240,5 +250,5 @@ def test_the_check_catches_a_search_that_peeks(tmp_path: Path, monkeypatch: pyte
 
     monkeypatch.setattr(service_module, "think_job", peeking)
     with pytest.raises(AssertionError, match="depends on what"):
-        asyncio.run(_play_with_searches(tmp_path, "don-carlo", [{"kind": "local"}, {"kind": "bot", "bot": SEARCH},
+        _run(_play_with_searches(tmp_path, "don-carlo", [{"kind": "local"}, {"kind": "bot", "bot": SEARCH},
                                                                 {"kind": "local"}], {}, seed=5))

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from functools import cache
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement, pairwise
 from random import Random
 
 from tablero.games.mafia import data
@@ -65,6 +65,19 @@ def _mine(v: MafiaView) -> PrivateView:
     """The seat's own part of its view (a bot always plays a seat)."""
     assert v.private is not None, "greedy needs a seat's own view"
     return v.private
+
+
+def _fits(idx: tuple[int, ...], copies: list[int]) -> bool:
+    """A sorted choice of card kinds ``idx`` takes no kind more often than its ``copies``."""
+    run = 1
+    for a, b in pairwise(idx):
+        if a == b:
+            run += 1
+            if run > copies[a]:
+                return False
+        else:
+            run = 1
+    return True
 
 
 def _sigmoid(x: float) -> float:
@@ -143,6 +156,10 @@ class GreedyMafia:
         top = max(others)
         return 1.0 + 0.8 * (v.public.vp[q] == top) + max(0.0, (v.public.vp[q] - v.public.vp[me]) / 15.0)
 
+    def char_worth(self, v: MafiaView, me: int, cid: str) -> float:
+        """Rough VP worth of winning character ``cid`` for seat ``me`` now (public facts only)."""
+        return self._char_worth(v, me, cid)
+
     def _char_worth(self, v: MafiaView, me: int, cid: str) -> float:
         """Rough VP worth of winning character ``cid`` for seat ``me`` now."""
         ch = CHARS[cid]
@@ -206,12 +223,10 @@ class GreedyMafia:
 
     def _win_chance(self, v: MafiaView, me: int, k: int, money: int, fist: int) -> float:
         cid = v.public.row[k]
-        ch = CHARS[cid]
-        bribe = self._bribe(v, cid)
-        eligible = (bribe is not None and money >= bribe) or (ch.blackmail is not None and fist >= ch.blackmail)
-        if not eligible:
-            return 0.0
-        mine = money + fist
+        return self._chance(CHARS[cid], self._bribe(v, cid), money, fist, self._opp_estimate(v, me, k))
+
+    def _opp_estimate(self, v: MafiaView, me: int, k: int) -> float:
+        """The strongest opponent's estimated score in column ``k`` (0.0: no contest)."""
         opp = 0.0
         for q in range(v.public.players):
             if q == me or (not v.grid[q][k + 1] and self._turns_left(v, q, me) == 0):
@@ -221,9 +236,17 @@ class GreedyMafia:
             if room > 0 and self._turns_left(v, q, me) > 0 and v.grid[q][k + 1]:
                 est += 1.5
             opp = max(opp, est)
+        return opp
+
+    @staticmethod
+    def _chance(ch: data.Character, bribe: int | None, money: int, fist: int, opp: float) -> float:
+        """The chance to win ``ch`` with ``money`` and ``fist`` against ``opp``."""
+        eligible = (bribe is not None and money >= bribe) or (ch.blackmail is not None and fist >= ch.blackmail)
+        if not eligible:
+            return 0.0
         if opp == 0.0:
             return 0.95
-        return 0.95 * _sigmoid((mine - opp + 0.5) / 1.3)
+        return 0.95 * _sigmoid((money + fist - opp + 0.5) / 1.3)
 
     def _keep_value(self, v: MafiaView, me: int, card: str) -> float:
         if card in MONEY:
@@ -284,6 +307,7 @@ class GreedyMafia:
 
     def _char_plans(self, v: MafiaView, me: int, plays: list[MLAction], left: int
                     ) -> list[tuple[float, MLAction]]:
+        """Per character column, its best plan (the first of the best ones): value, first play."""
         out: list[tuple[float, MLAction]] = []
         # resources: (card, source) -> action per field
         by_field: dict[str, dict[tuple[str, str], MLAction]] = {}
@@ -302,34 +326,46 @@ class GreedyMafia:
             money = sum(MONEY[c] for c, *_ in cur if c in MONEY)
             fist = sum(ACTIONS[c].fist for c, _, ign, _ in cur if c in ACTIONS and not ign)
             room = min(left, data.CHAR_CAP - len(cur))
-            base = self._win_chance(v, me, k, money, fist)
+            ch, bribe, opp = CHARS[cid], self._bribe(v, cid), self._opp_estimate(v, me, k)
+            base = self._chance(ch, bribe, money, fist, opp)
             worth = self._char_worth(v, me, cid)
-            # the pool of cards (with multiplicity) usable here
-            pool: list[tuple[str, str]] = []
+            # the cards usable here, with how many of each (at most ``room``)
+            groups: list[tuple[str, str]] = []
+            copies: list[int] = []
             for (c, src) in options:
                 have = dict(_mine(v).screen) if src == "screen" else (
                     dict(_mine(v).hand_money) if c in MONEY else dict(_mine(v).hand_actions))
-                pool += [(c, src)] * min(have.get(c, 0), room)
-            seen: set[tuple[tuple[str, str], ...]] = set()
+                k_have = min(have.get(c, 0), room)
+                if k_have > 0:
+                    groups.append((c, src))
+                    copies.append(k_have)
+            # per card: money, fist, cost (the cost of a combination adds them up in its order)
+            gain = [(MONEY.get(c, 0), ACTIONS[c].fist if c in ACTIONS else 0,
+                     0.3 * MONEY[c] if c in MONEY else 0.6 + self._keep_value(v, me, c) * 0.4) for c, _ in groups]
+            best_val, best_combo = 0.0, None
             for size in range(1, room + 1):
-                for combo in combinations(pool, size):
-                    key = tuple(sorted(combo))
-                    if key in seen:
+                # each multiset of cards once, in the order of its first appearance among the
+                # combinations of the pool (the pool lists each card's copies together)
+                for idx in combinations_with_replacement(range(len(groups)), size):
+                    if size > 1 and not _fits(idx, copies):
                         continue
-                    seen.add(key)
-                    m = money + sum(MONEY[c] for c, _ in combo if c in MONEY)
-                    fi = fist + sum(ACTIONS[c].fist for c, _ in combo if c in ACTIONS)
-                    p = self._win_chance(v, me, k, m, fi)
-                    cost = 0.0
-                    for c, _ in combo:
-                        cost += 0.3 * MONEY[c] if c in MONEY else 0.6 + self._keep_value(v, me, c) * 0.4
-                    val = (p - base) * worth - cost
+                    m, fi, cost = money, fist, 0.0
+                    for i in idx:
+                        g = gain[i]
+                        m += g[0]
+                        fi += g[1]
+                        cost += g[2]
+                    val = (self._chance(ch, bribe, m, fi, opp) - base) * worth - cost
                     if val <= 0:
                         continue
-                    # first card: money from the screen first, then the strongest
-                    first = max(combo, key=lambda x: (x[1] == "screen", MONEY.get(x[0], ACTIONS[x[0]].fist
-                                                                                 if x[0] in ACTIONS else 0)))
-                    out.append((val / (1 + 0.15 * (size - 1)), options[first]))
+                    val /= 1 + 0.15 * (size - 1)
+                    if best_combo is None or val > best_val:
+                        best_val, best_combo = val, tuple(groups[i] for i in idx)
+            if best_combo is not None:
+                # first card: money from the screen first, then the strongest
+                first = max(best_combo, key=lambda x: (x[1] == "screen", MONEY.get(x[0], ACTIONS[x[0]].fist
+                                                                                  if x[0] in ACTIONS else 0)))
+                out.append((best_val, options[first]))
         return out
 
     def _job_plans(self, v: MafiaView, me: int, plays: list[MLAction], left: int

@@ -27,6 +27,8 @@ from typing import Any, Final
 from tablero.bots.search.ismcts import ISMCTS, Budget, SearchResult
 from tablero.bots.search.model import GenericModel, SearchModel
 from tablero.bots.search.models.doncarlo import DonCarloModel
+from tablero.bots.search.models.elgrande import ElGrandeModel
+from tablero.bots.search.models.mafia import MafiaModel
 from tablero.core.errors import TableroError
 from tablero.core.protocol import Game
 
@@ -36,19 +38,31 @@ CHEAT: Final = "mcts-cheat"
 
 MODELS: Final[Mapping[str, type]] = {
     "don-carlo": DonCarloModel,
+    "el-grande": ElGrandeModel,
+    "mafia-legend": MafiaModel,
 }
 """The search model of each game, by game id (other games fall back to GenericModel)."""
 
 BASES: Final[Mapping[str, Budget]] = {
-    "don-carlo": Budget(iterations=400, depth=0),
+    "don-carlo": Budget(iterations=400, depth=0, epsilon=0.0),
 }
 """The budget ``ismcts`` starts from per game, before its parameters (else ``Budget()``)."""
 
 LEVELS: Final[Mapping[str, Mapping[str, Budget]]] = {
     "don-carlo": {
         "easy": Budget(iterations=40, depth=4, epsilon=0.5),
-        "medium": Budget(iterations=250, depth=0),
-        "hard": Budget(iterations=1000, seconds=4.0, depth=0),
+        "medium": Budget(iterations=250, depth=0, epsilon=0.0),
+        "hard": Budget(iterations=1000, seconds=4.0, depth=0, epsilon=0.0),
+    },
+    "el-grande": {
+        "easy": Budget(iterations=200, depth=6, epsilon=0.5),
+        "medium": Budget(iterations=600, depth=20, c=0.4, epsilon=0.03),
+        "hard": Budget(iterations=4000, seconds=3.0, depth=20, c=0.4, epsilon=0.03),
+    },
+    "mafia-legend": {
+        "easy": Budget(iterations=120, depth=4, epsilon=0.5),
+        "medium": Budget(iterations=400, depth=10, c=0.4, epsilon=0.03),
+        "hard": Budget(iterations=3000, seconds=3.0, depth=10, c=0.4, epsilon=0.03),
     },
 }
 """Budgets of the levels per game (see docs/bots.md for how they were chosen)."""

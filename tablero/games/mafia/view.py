@@ -312,125 +312,255 @@ def determinize(view: MafiaView, viewer: int, rng: Random, tries: int = 200) -> 
     """A full state consistent with ``view``: unknown cards (other hands and screens, backs in
     the grid, decks, missions, events known to others, other seats' secret commitments) are
     dealt at random from what the viewer cannot place, respecting each slot's kind (a back from
-    a screen is money, a back in a job field is an attack or tool card, …)."""
+    a screen is money, a back in a job field is an attack or tool card, …).
+
+    Everything that follows from the view alone (the public fields, the pools of unplaced
+    cards, the unknown slots) is worked out once per view and kept for the next call with the
+    same view object (a search determinizes one view thousands of times); each call then only
+    deals the unknown cards.
+    """
+    plan = _plan(view, viewer)
+    if plan.impossible:
+        raise RuntimeError("no consistent deal found")
     for _ in range(tries):
-        s = _attempt(view, viewer, rng)
+        s = _deal(plan, rng)
         if s is not None:
             return s
     raise RuntimeError("no consistent deal found")
 
 
-def _attempt(view: MafiaView, v: int, rng: Random) -> MafiaState | None:
-    pub, dec = view.public, view.deciding
-    mine = view.private
-    assert mine is not None, "determinize needs a seat's own view"
-    n = pub.players
-    s = initial_state(n, variant=pub.variant, missions=pub.missions, start_seat=pub.start_option,
-                      families=pub.families_opt, bonus_basis=pub.bonus_basis)
-    s.month, s.phase, s.order, s.turn_pos = pub.month, pub.phase, list(pub.order), pub.turn_pos
-    s.month_end_step = dec.month_end_step
-    s.step, s.played, s.limit, s.grossoffensive = pub.step, pub.played, pub.limit, pub.grossoffensive
-    s.family = list(pub.family)
-    s.discs, s.vp = list(pub.discs), list(pub.vp)
-    s.chars = [list(c) for c in pub.chars]
-    s.jobs_done = [list(j) for j in pub.jobs_done]
-    s.sets = [list(x) for x in pub.sets]
-    s.sitout, s.ability_used, s.acquired = list(pub.sitout), list(pub.ability_used), list(pub.acquired)
-    s.row, s.job, s.job_done_month, s.powers = list(pub.row), pub.job, pub.job_done_month, list(pub.powers)
-    s.job_bottom = list(pub.job_bottom)
-    s.disc_a, s.disc_m, s.disc_c = dict(pub.disc_a), dict(pub.disc_m), dict(pub.disc_c)
-    s.ashtray, s.this_events, s.next_events, s.star = pub.ashtray, list(pub.this_events), \
-        list(pub.next_events), pub.star
-    s.dice, s.must_discard = list(pub.dice), list(pub.must_discard)
-    s.over, s.winners = pub.over, pub.winners
-    bit_v = 1 << v
-    # --- pools of what the viewer cannot place
-    pool_a = _all_actions(pub.variant)
-    pool_m = dict(data.MONEY_COUNTS)
-    _minus(pool_a, _expand(pub.disc_a))
-    _minus(pool_m, _expand(pub.disc_m))
-    _minus(pool_a, _expand(mine.hand_actions))
-    _minus(pool_m, _expand(mine.hand_money))
-    _minus(pool_m, _expand(mine.screen))
-    if pub.over:
-        for q in range(n):
-            pm = pub.public_money[q]
-            if q != v and pm is not None:
-                _minus(pool_m, _expand(pm[0]) + _expand(pm[1]))
-    # grid and attack column: known cards leave the pools; unknown slots are collected
-    slots_atk: list[int] = []  # target seats whose attack card is unknown
-    slots_job: list[tuple[int, int, int]] = []
-    slots_char: list[tuple[int, int, int]] = []  # (seat, field, index) from the hand
-    slots_money: list[tuple[int, int, int]] = []  # from the screen
-    s.atk = [None] * n
-    for q, x in enumerate(mine.atk):
-        if x is None:
-            continue
-        if x.card == DISC:
-            s.atk[q] = AttackSlot(DISC, x.attacker, True, "", "", SEEN_BY_ALL)
-            continue
-        if x.defence:
-            _minus(pool_a, [x.defence])
-        mask = SEEN_BY_ALL if x.public else (1 << x.attacker) | (bit_v if x.card != HIDDEN else 0)
-        s.atk[q] = AttackSlot(x.card, x.attacker, x.face_up, x.timing, x.defence, mask)
-        if x.card == HIDDEN:
-            slots_atk.append(q)
-        else:
-            _minus(pool_a, [x.card])
-    s.fields = [[[] for _ in range(5)] for _ in range(n)]
-    for q in range(n):
-        for f in range(5):
-            for i, seen in enumerate(mine.grid[q][f]):
-                known = seen.card != HIDDEN
-                mask = SEEN_BY_ALL if seen.public else (1 << q) | (bit_v if known else 0)
-                s.fields[q][f].append(GridCard(seen.card, seen.source, mask, seen.ignored))
-                if known:
-                    (pool_m if seen.card in MONEY else pool_a)[seen.card] -= 1
-                elif seen.source == "S":
-                    slots_money.append((q, f, i))
-                elif f == 0:
-                    slots_job.append((q, f, i))
-                else:
-                    slots_char.append((q, f, i))
-    if any(k < 0 for k in pool_a.values()) or any(k < 0 for k in pool_m.values()):
-        return None
-    # --- money-only slots: screens of others, backs from screens, the money deck
-    money = _expand(pool_m)
-    rng.shuffle(money)
-    acts = _expand(pool_a)
-    rng.shuffle(acts)
-    deck_sizes = dict(pub.deck_sizes)
+class _Plan:
+    """What a determinization of one view for one seat deals from (all but the random part).
 
-    def take_money() -> str | None:
-        return money.pop() if money else None
+    ``skeleton`` holds every field that follows from the view (the unknown cards of the grid
+    and the attack column as ``"?"``); the lists and counts below say what is dealt where.
+    """
+
+    __slots__ = ("acts", "char_choice", "deck_sizes", "drawer", "hand_sizes", "impossible", "money",
+                 "own_choice", "pool_e", "pool_x", "public_money", "screen_sizes", "set_aside_counts",
+                 "skeleton", "slots_atk", "slots_char", "slots_job", "slots_money", "view", "viewer")
+
+    def __init__(self, view: MafiaView, v: int) -> None:
+        pub, dec = view.public, view.deciding
+        mine = view.private
+        assert mine is not None, "determinize needs a seat's own view"
+        self.view, self.viewer = view, v
+        self.impossible = False
+        n = pub.players
+        s = initial_state(n, variant=pub.variant, missions=pub.missions, start_seat=pub.start_option,
+                          families=pub.families_opt, bonus_basis=pub.bonus_basis)
+        s.month, s.phase, s.order, s.turn_pos = pub.month, pub.phase, list(pub.order), pub.turn_pos
+        s.month_end_step = dec.month_end_step
+        s.step, s.played, s.limit, s.grossoffensive = pub.step, pub.played, pub.limit, pub.grossoffensive
+        s.family = list(pub.family)
+        s.discs, s.vp = list(pub.discs), list(pub.vp)
+        s.chars = [list(c) for c in pub.chars]
+        s.jobs_done = [list(j) for j in pub.jobs_done]
+        s.sets = [list(x) for x in pub.sets]
+        s.sitout, s.ability_used, s.acquired = list(pub.sitout), list(pub.ability_used), list(pub.acquired)
+        s.row, s.job, s.job_done_month, s.powers = list(pub.row), pub.job, pub.job_done_month, list(pub.powers)
+        s.job_bottom = list(pub.job_bottom)
+        s.disc_a, s.disc_m, s.disc_c = dict(pub.disc_a), dict(pub.disc_m), dict(pub.disc_c)
+        s.ashtray, s.this_events, s.next_events, s.star = pub.ashtray, list(pub.this_events), \
+            list(pub.next_events), pub.star
+        s.dice, s.must_discard = list(pub.dice), list(pub.must_discard)
+        s.over, s.winners = pub.over, pub.winners
+        self.skeleton = s
+        bit_v = 1 << v
+        # --- pools of what the viewer cannot place
+        pool_a = _all_actions(pub.variant)
+        pool_m = dict(data.MONEY_COUNTS)
+        _minus(pool_a, _expand(pub.disc_a))
+        _minus(pool_m, _expand(pub.disc_m))
+        _minus(pool_a, _expand(mine.hand_actions))
+        _minus(pool_m, _expand(mine.hand_money))
+        _minus(pool_m, _expand(mine.screen))
+        if pub.over:
+            for q in range(n):
+                pm = pub.public_money[q]
+                if q != v and pm is not None:
+                    _minus(pool_m, _expand(pm[0]) + _expand(pm[1]))
+        # grid and attack column: known cards leave the pools; unknown slots are collected
+        self.slots_atk: list[int] = []  # target seats whose attack card is unknown
+        self.slots_job: list[tuple[int, int, int]] = []
+        self.slots_char: list[tuple[int, int, int]] = []  # (seat, field, index) from the hand
+        self.slots_money: list[tuple[int, int, int]] = []  # from the screen
+        s.atk = [None] * n
+        for q, x in enumerate(mine.atk):
+            if x is None:
+                continue
+            if x.card == DISC:
+                s.atk[q] = AttackSlot(DISC, x.attacker, True, "", "", SEEN_BY_ALL)
+                continue
+            if x.defence:
+                _minus(pool_a, [x.defence])
+            mask = SEEN_BY_ALL if x.public else (1 << x.attacker) | (bit_v if x.card != HIDDEN else 0)
+            s.atk[q] = AttackSlot(x.card, x.attacker, x.face_up, x.timing, x.defence, mask)
+            if x.card == HIDDEN:
+                self.slots_atk.append(q)
+            else:
+                _minus(pool_a, [x.card])
+        s.fields = [[[] for _ in range(5)] for _ in range(n)]
+        for q in range(n):
+            for f in range(5):
+                for i, seen in enumerate(mine.grid[q][f]):
+                    known = seen.card != HIDDEN
+                    mask = SEEN_BY_ALL if seen.public else (1 << q) | (bit_v if known else 0)
+                    s.fields[q][f].append(GridCard(seen.card, seen.source, mask, seen.ignored))
+                    if known:
+                        (pool_m if seen.card in MONEY else pool_a)[seen.card] -= 1
+                    elif seen.source == "S":
+                        self.slots_money.append((q, f, i))
+                    elif f == 0:
+                        self.slots_job.append((q, f, i))
+                    else:
+                        self.slots_char.append((q, f, i))
+        if any(k < 0 for k in pool_a.values()) or any(k < 0 for k in pool_m.values()):
+            self.impossible = True
+        self.money = _expand(pool_m)
+        self.acts = _expand(pool_a)
+        self.deck_sizes = dict(pub.deck_sizes)
+        self.screen_sizes = pub.screen_sizes
+        self.hand_sizes = pub.hand_sizes
+        self.public_money = pub.public_money
+        self.set_aside_counts = pub.set_aside_counts
+        # the viewer's own zones; the others' public money at the end
+        for q in range(n):
+            if q == v:
+                s.hand_a[q] = dict(mine.hand_actions)
+                s.hand_m[q] = dict(mine.hand_money)
+                s.screen[q] = dict(mine.screen)
+                continue
+            pm = pub.public_money[q]
+            s.hand_a[q], s.hand_m[q] = {}, {}
+            s.screen[q] = {} if pm is None else dict(pm[1])
+            if pm is not None:
+                s.hand_m[q] = dict(pm[0])
+        s.set_aside = [[] for _ in range(n)]
+        s.set_aside[v] = list(mine.set_aside)
+        # --- characters, jobs: the decks follow from public information
+        chars = {c.id for c in data.CHARACTERS if n == 4 or not c.four_only}
+        placed = set(pub.row) | {c for cs in pub.chars for c in cs} | {c for c, _ in pub.disc_c}
+        s.decks["C"] = {c: 1 for c in sorted(chars - placed)}
+        jobs = {j.id for j in data.JOBS}
+        seen_jobs = {pub.job} | {j for js in pub.jobs_done for j in js} | set(pub.job_bottom)
+        s.decks["J"] = {j: 1 for j in sorted(jobs - seen_jobs)}
+        # --- events: public ones are placed; the viewer's known bottom cards too; the rest random
+        self.pool_e: list[str] = []
+        self.own_choice: list[str] = []
+        self.drawer = v
+        if pub.variant == "advanced":
+            ev_pool = set(data.EVENTS) - set(pub.this_events) - set(pub.next_events) - set(pub.events_out)
+            ev_pool -= {e for e in mine.event_bottom if e != HIDDEN}
+            self.own_choice = [e for e in mine.event_choice if e != HIDDEN]
+            ev_pool -= set(self.own_choice)
+            self.pool_e = sorted(ev_pool)
+            drawer = next((t.seat for t in pub.schedule if t.kind == "draw" and t.deck == "E"), None)
+            if dec.kind == "chance_draw" and dec.deck == "E":
+                drawer = dec.seat
+            if dec.kind == "choose_event":
+                drawer = dec.seat
+            if drawer is None:
+                drawer = next((t.seat for t in pub.schedule if t.kind == "choose_event"), v)
+            self.drawer = drawer
+        else:
+            s.decks["E"] = {}
+        self.char_choice = len(mine.event_choice)
+        self.pool_x: list[str] | None = None
+        if pub.missions:
+            if pub.public_missions is not None:
+                s.mission = list(pub.public_missions)
+                pool_x = sorted(set(data.MISSIONS) - set(pub.public_missions))
+                if len(pool_x) < self.deck_sizes.get("X", 0):
+                    self.impossible = True
+                s.decks["X"] = {m: 1 for m in pool_x[: self.deck_sizes.get("X", 0)]}
+            else:
+                self.pool_x = sorted(set(data.MISSIONS) - {mine.mission})
+        # --- the open decision and its continuation
+        s.decision = None if not dec.kind else Decision(
+            dec.kind, dec.seat, target=dec.target, receiver=dec.receiver, deck=dec.deck, dest=dec.dest,
+            reason=dec.reason, column=dec.column, taken=dec.taken, dice=dec.dice)
+        s.tasks = list(reversed(pub.schedule))
+        if mine.money_moved is not None:
+            s.moved_to_hand, s.moved_to_screen = dict(mine.money_moved[0]), dict(mine.money_moved[1])
+        else:
+            s.moved_to_hand, s.moved_to_screen = _fake_moves(pub.money_moved[0]), _fake_moves(pub.money_moved[1])
+        s.actors = dec.to_act
+        s.reveals = list(pub.reveals)
+        seat, public_text = pub.last
+        s.last = LastAction(seat, mine.last_move or public_text, public_text)
+        s.legal_cache = None
+
+
+_LAST_PLAN: list[_Plan] = []
+"""The plan of the latest view determinized (a search asks for the same view over and over)."""
+
+
+def _plan(view: MafiaView, viewer: int) -> _Plan:
+    last = _LAST_PLAN[0] if _LAST_PLAN else None
+    if last is not None and last.view is view and last.viewer == viewer:
+        return last
+    plan = _Plan(view, viewer)
+    _LAST_PLAN[:] = [plan]
+    return plan
+
+
+def _shuffle(rng: Random, x: list[Any]) -> None:
+    """``rng.shuffle(x)`` (the same permutation for the same ``rng`` state), inlined for a plain
+    :class:`Random`: the deals shuffle a few long lists on every call."""
+    if type(rng) is not Random:
+        rng.shuffle(x)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
+def _deal(plan: _Plan, rng: Random) -> MafiaState | None:
+    """One random deal of what ``plan`` leaves unknown (None if it does not fit)."""
+    view, v = plan.view, plan.viewer
+    pub, mine = view.public, view.private
+    assert mine is not None
+    n = pub.players
+    s = plan.skeleton.clone()
+    # --- money-only slots: screens of others, backs from screens, the money deck
+    money = plan.money[:]
+    _shuffle(rng, money)
+    acts = plan.acts[:]
+    _shuffle(rng, acts)
+    deck_sizes = plan.deck_sizes
 
     def put_card(q: int, f: int, i: int, card: str) -> None:
         s.fields[q][f][i] = s.fields[q][f][i]._replace(card=card)
 
     for q in range(n):
-        if q == v:
+        if q == v or plan.public_money[q] is not None:
             continue
-        s.screen[q] = {}
-        pm = pub.public_money[q]
-        if pm is not None:
-            s.screen[q] = dict(pm[1])
-            continue
-        for _ in range(pub.screen_sizes[q]):
-            c = take_money()
-            if c is None:
-                return None
-            s.screen[q][c] = s.screen[q].get(c, 0) + 1
-    for q, f, i in slots_money:
-        c = take_money()
-        if c is None:
+        k = plan.screen_sizes[q]
+        if k > len(money):
             return None
-        put_card(q, f, i, c)
-    s.decks["M"] = {}
-    for _ in range(deck_sizes.get("M", 0)):
-        c = take_money()
-        if c is None:
+        screen = s.screen[q]
+        for _ in range(k):
+            c = money.pop()
+            screen[c] = screen.get(c, 0) + 1
+    for q, f, i in plan.slots_money:
+        if not money:
             return None
-        s.decks["M"][c] = s.decks["M"].get(c, 0) + 1
+        put_card(q, f, i, money.pop())
+    k = deck_sizes.get("M", 0)
+    if k > len(money):
+        return None
+    deck: dict[str, int] = {}
+    for _ in range(k):
+        c = money.pop()
+        deck[c] = deck.get(c, 0) + 1
+    s.decks["M"] = deck
+
     # --- action-only slots: attack backs (attack cards), job backs (attack/tool), the action deck
     def take_action(kinds: tuple[str, ...]) -> str | None:
         for i in range(len(acts) - 1, -1, -1):
@@ -438,29 +568,30 @@ def _attempt(view: MafiaView, v: int, rng: Random) -> MafiaState | None:
                 return acts.pop(i)
         return None
 
-    for q in slots_atk:
-        c = take_action(("attack",))
+    for q in plan.slots_atk:
+        drawn = take_action(("attack",))
         slot = s.atk[q]
-        if c is None or slot is None:
+        if drawn is None or slot is None:
             return None
-        s.atk[q] = slot._replace(card=c)
-    for q, f, i in slots_job:
-        c = take_action(("attack", "tool"))
-        if c is None:
+        s.atk[q] = slot._replace(card=drawn)
+    for q, f, i in plan.slots_job:
+        drawn = take_action(("attack", "tool"))
+        if drawn is None:
             return None
-        put_card(q, f, i, c)
+        put_card(q, f, i, drawn)
     # the action deck takes action cards (the largest constrained zone, so it goes first)
-    s.decks["A"] = {}
     need = deck_sizes.get("A", 0)
     if need > len(acts):
         return None
+    deck = {}
     for _ in range(need):
         c = acts.pop()
-        s.decks["A"][c] = s.decks["A"].get(c, 0) + 1
+        deck[c] = deck.get(c, 0) + 1
+    s.decks["A"] = deck
     rest = money + acts
-    rng.shuffle(rest)
+    _shuffle(rng, rest)
     # char backs from the hand: money, attack or tool (never defence)
-    for q, f, i in slots_char:
+    for q, f, i in plan.slots_char:
         for j in range(len(rest) - 1, -1, -1):
             c = rest[j]
             if c in MONEY or ACTIONS[c].kind != "defence":
@@ -471,82 +602,46 @@ def _attempt(view: MafiaView, v: int, rng: Random) -> MafiaState | None:
     # hands take whatever is left
     for q in range(n):
         if q == v:
-            s.hand_a[q] = dict(mine.hand_actions)
-            s.hand_m[q] = dict(mine.hand_money)
-            s.screen[q] = dict(mine.screen)
             continue
-        s.hand_a[q], s.hand_m[q] = {}, {}
-        size = pub.hand_sizes[q]
-        pm = pub.public_money[q]
-        if pm is not None:
-            s.hand_m[q] = dict(pm[0])
-            s.screen[q] = dict(pm[1])
-            size -= sum(s.hand_m[q].values())
+        hand_a, hand_m = s.hand_a[q], s.hand_m[q]
+        size = plan.hand_sizes[q]
+        if plan.public_money[q] is not None:
+            size -= sum(hand_m.values())
             for _ in range(size):
                 j = next((j for j in range(len(rest)) if rest[j] not in MONEY), -1)
                 if j < 0:
                     return None
                 c = rest.pop(j)
-                s.hand_a[q][c] = s.hand_a[q].get(c, 0) + 1
+                hand_a[c] = hand_a.get(c, 0) + 1
             continue
+        if size > len(rest):
+            return None
         for _ in range(size):
-            if not rest:
-                return None
             c = rest.pop()
-            zone = s.hand_m[q] if c in MONEY else s.hand_a[q]
-            zone[c] = zone.get(c, 0) + 1
+            if c in MONEY:
+                hand_m[c] = hand_m.get(c, 0) + 1
+            else:
+                hand_a[c] = hand_a.get(c, 0) + 1
     if rest:
         return None
     # --- the open simultaneous discard: the others' commitments are cards of their own
-    s.set_aside = [[] for _ in range(n)]
+    reason = view.deciding.reason
     for q in range(n):
-        if q == v:
-            s.set_aside[q] = list(mine.set_aside)
-            continue
-        if not _commit_at_random(s, q, pub.set_aside_counts[q], dec.reason, rng):
+        if q != v and not _commit_at_random(s, q, plan.set_aside_counts[q], reason, rng):
             return None
-    # --- characters, jobs: the decks follow from public information
-    chars = {c.id for c in data.CHARACTERS if n == 4 or not c.four_only}
-    placed = set(pub.row) | {c for cs in pub.chars for c in cs} | {c for c, _ in pub.disc_c}
-    s.decks["C"] = {c: 1 for c in sorted(chars - placed)}
-    jobs = {j.id for j in data.JOBS}
-    seen_jobs = {pub.job} | {j for js in pub.jobs_done for j in js} | set(pub.job_bottom)
-    s.decks["J"] = {j: 1 for j in sorted(jobs - seen_jobs)}
-    # --- events: public ones are placed; the viewer's known bottom cards too; the rest random
-    if pub.variant == "advanced":
-        if not _deal_events(s, view, v, deck_sizes, rng):
-            return None
-    else:
-        s.decks["E"] = {}
-    if pub.missions:
-        if pub.public_missions is not None:
-            s.mission = list(pub.public_missions)
-            pool_x = sorted(set(data.MISSIONS) - set(pub.public_missions))
-        else:
-            pool_x = sorted(set(data.MISSIONS) - {mine.mission})
-            rng.shuffle(pool_x)
-            s.mission = [mine.mission if q == v else (pool_x.pop() if pub.mission_dealt[q] else "")
-                         for q in range(n)]
+    if pub.variant == "advanced" and not _deal_events(s, plan, rng):
+        return None
+    if plan.pool_x is not None:
+        pool_x = plan.pool_x[:]
+        _shuffle(rng, pool_x)
+        s.mission = [mine.mission if q == v else (pool_x.pop() if pub.mission_dealt[q] else "")
+                     for q in range(n)]
         if len(pool_x) < deck_sizes.get("X", 0):
             return None
         s.decks["X"] = {m: 1 for m in pool_x[: deck_sizes.get("X", 0)]}
-    # --- the open decision and its continuation
-    s.decision = None if not dec.kind else Decision(
-        dec.kind, dec.seat, target=dec.target, receiver=dec.receiver, deck=dec.deck, dest=dec.dest,
-        reason=dec.reason, column=dec.column, taken=dec.taken, dice=dec.dice)
-    s.tasks = list(reversed(pub.schedule))
-    if mine.money_moved is not None:
-        s.moved_to_hand, s.moved_to_screen = dict(mine.money_moved[0]), dict(mine.money_moved[1])
-    else:
-        s.moved_to_hand, s.moved_to_screen = _fake_moves(pub.money_moved[0]), _fake_moves(pub.money_moved[1])
-    s.actors = dec.to_act
     # the game goes on: nobody at the goal fulfils his mission (§15) — a public inference
     if not pub.over and any(s.vp[q] >= s.goal and mission_ok(s, q) for q in range(n)):
         return None
-    s.reveals = list(pub.reveals)
-    seat, public_text = pub.last
-    s.last = LastAction(seat, mine.last_move or public_text, public_text)
-    s.legal_cache = None
     return s
 
 
@@ -565,15 +660,12 @@ def _commit_at_random(s: MafiaState, q: int, k: int, reason: str, rng: Random) -
     return True
 
 
-def _deal_events(s: MafiaState, view: MafiaView, v: int, deck_sizes: dict[str, int], rng: Random) -> bool:
-    pub, dec, mine = view.public, view.deciding, view.private
+def _deal_events(s: MafiaState, plan: _Plan, rng: Random) -> bool:
+    mine = plan.view.private
     assert mine is not None
-    ev_pool = set(data.EVENTS) - set(pub.this_events) - set(pub.next_events) - set(pub.events_out)
-    ev_pool -= {e for e in mine.event_bottom if e != HIDDEN}
-    own_choice = [e for e in mine.event_choice if e != HIDDEN]
-    ev_pool -= set(own_choice)
-    pool_e = sorted(ev_pool)
-    rng.shuffle(pool_e)
+    v = plan.viewer
+    pool_e = plan.pool_e[:]
+    _shuffle(rng, pool_e)
     s.event_bottom = []
     for e in mine.event_bottom:
         if e == HIDDEN:
@@ -582,20 +674,13 @@ def _deal_events(s: MafiaState, view: MafiaView, v: int, deck_sizes: dict[str, i
             s.event_bottom.append(KnownCard(pool_e.pop(), SOMEONE_ELSE))
         else:
             s.event_bottom.append(KnownCard(e, v))
-    drawer = next((t.seat for t in pub.schedule if t.kind == "draw" and t.deck == "E"), None)
-    if dec.kind == "chance_draw" and dec.deck == "E":
-        drawer = dec.seat
-    if dec.kind == "choose_event":
-        drawer = dec.seat
-    if drawer is None:
-        drawer = next((t.seat for t in pub.schedule if t.kind == "choose_event"), v)
-    if own_choice:
-        s.event_choice = [KnownCard(e, v) for e in own_choice]
+    if plan.own_choice:
+        s.event_choice = [KnownCard(e, v) for e in plan.own_choice]
     else:
-        if len(pool_e) < len(mine.event_choice):
+        if len(pool_e) < plan.char_choice:
             return False
-        s.event_choice = [KnownCard(pool_e.pop(), drawer) for _ in mine.event_choice]
-    if len(pool_e) != deck_sizes.get("E", 0):
+        s.event_choice = [KnownCard(pool_e.pop(), plan.drawer) for _ in range(plan.char_choice)]
+    if len(pool_e) != plan.deck_sizes.get("E", 0):
         return False
     s.decks["E"] = {e: 1 for e in pool_e}
     return True
