@@ -22,9 +22,10 @@ import argparse
 import cProfile
 import json
 import pstats
+import re
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from functools import partial
 from pathlib import Path
 from random import Random
@@ -51,11 +52,13 @@ MATCHES: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("don-carlo", ("medium", "random", "random", "random"), "goal >= 0.95"),
     ("el-grande", ("medium", "random", "random", "random"), "goal >= 0.95"),
     ("mafia-legend", ("medium", "random", "random", "random"), "goal >= 0.95"),
-    ("don-carlo", ("mcts-cheat:hard", "hard", "hard", "hard"), "worth of hidden information"),
-    ("el-grande", ("mcts-cheat:hard", "hard", "hard", "hard"), "worth of hidden information"),
-    ("mafia-legend", ("mcts-cheat:hard", "hard", "hard", "hard"), "worth of hidden information"),
+    ("don-carlo", ("mcts-cheat", "ismcts", "ismcts", "ismcts"), "worth of hidden information"),
+    ("el-grande", ("mcts-cheat", "ismcts", "ismcts", "ismcts"), "worth of hidden information"),
+    ("mafia-legend", ("mcts-cheat", "ismcts", "ismcts", "ismcts"), "worth of hidden information"),
 )
-"""Every strength measurement; ``mcts-cheat:hard`` is the cheat at the ``hard`` budget."""
+"""Every strength measurement. The cheat plays at the budget ``ismcts`` starts from, against
+the same search without the peek (``mcts-cheat:hard`` would be the cheat at the ``hard``
+budget: with every seat searching, four times the hours of a ``hard`` match)."""
 
 PLAYER_COUNTS: dict[str, tuple[int, ...]] = {"don-carlo": (3, 4), "el-grande": (3, 4, 5), "mafia-legend": (3, 4)}
 
@@ -160,7 +163,8 @@ def speed(game_id: str, players: int, level: str, points: int, seed: int) -> dic
     det_us, clone_us = statistics.median(det), statistics.median(clone)
     return {
         "game": game_id, "players": players, "level": level,
-        "budget": {"iterations": budget.iterations, "seconds": budget.seconds, "depth": budget.depth},
+        "budget": {"iterations": budget.iterations, "seconds": budget.seconds, "depth": budget.depth,
+                   "phases": budget.phases, "prior": budget.prior},
         "decisions": len(times),
         "think_seconds_median": round(statistics.median(times), 3),
         "think_seconds_max": round(max(times), 3),
@@ -171,6 +175,42 @@ def speed(game_id: str, players: int, level: str, points: int, seed: int) -> dic
         "tree_playout_eval_us": round(max(0.0, it_us - det_us), 1),
         "profile_share": profile_shares(bot, sample[:2], seed),
     }
+
+
+GAME_NAMES = {"don-carlo": "Don Carlo", "el-grande": "El Grande", "mafia-legend": "Mafia Legend"}
+
+
+def tables(report: dict[str, Any], games: Collection[str] | None = None) -> str:
+    """The report as two Markdown tables (strength of the first seat's bot; speed per level),
+    for the README and the games' docs (``games``: only these game ids)."""
+    lines = ["| game | seats (rotated) | bot | games | win share | 95% CI | fair share | goal |",
+             "|---|---|---|---|---|---|---|---|"]
+    for key, row in sorted(report.get("strength", {}).items(), key=lambda kv: kv[0].split("/")[0]):
+        game_id, seats = key.split("/", 1)
+        if games is not None and game_id not in games:
+            continue
+        names = seats.split(",")
+        bot = _cheat_name(game_id, names[0])
+        stats = row["by_bot"].get(bot) or row["by_bot"][names[0]]
+        players = row["players"]
+        lines.append(f"| {GAME_NAMES.get(game_id, game_id)} | {seats} | {names[0]} | {row['games']} | "
+                     f"{stats['win_share']:.2f} | {stats['ci95'][0]:.2f}–{stats['ci95'][1]:.2f} | "
+                     f"{1 / players:.2f} | {row.get('goal', '')} |")
+    lines += ["", "| game | players | level | budget | think median / max | iterations/s | determinize | clone |",
+              "|---|---|---|---|---|---|---|---|"]
+    for row in report.get("speed", {}).values():
+        if games is not None and row["game"] not in games:
+            continue
+        b = row["budget"]
+        horizon = (f"{b['phases']} phase" if b.get("phases") else
+                   f"depth {b['depth']}" if b["depth"] else "to the end")
+        budget = ", ".join(x for x in (f"{b['iterations']} it" if b["iterations"] else "",
+                                       f"{b['seconds']:g} s" if b["seconds"] else "", horizon,
+                                       f"prior {b['prior']:g}" if b.get("prior") else "") if x)
+        lines.append(f"| {GAME_NAMES.get(row['game'], row['game'])} | {row['players']} | {row['level']} | "
+                     f"{budget} | {row['think_seconds_median']:.2f} / {row['think_seconds_max']:.2f} s | "
+                     f"{row['iterations_per_s']:.0f} | {row['determinize_us']:.0f} µs | {row['clone_us']:.1f} µs |")
+    return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -184,12 +224,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--points", type=int, default=8, help="decision points per speed measurement")
     ap.add_argument("--only", choices=tuple(GAMES), action="append", help="only this game (repeatable)")
     ap.add_argument("--part", choices=("strength", "speed", "all"), default="all")
-    ap.add_argument("--match", action="append", metavar="TEXT",
-                    help="only the strength matches whose key (game/seats) contains TEXT (repeatable)")
+    ap.add_argument("--match", action="append", metavar="REGEX",
+                    help="only the strength matches whose key (game/seats) REGEX finds (re.search; "
+                         "repeatable), e.g. 'don-carlo/hard,greedy,greedy$'")
+    ap.add_argument("--table", action="store_true", help="print the report in --out as Markdown tables")
     args = ap.parse_args(argv)
     only = set(args.only or GAMES)
     path = Path(args.out)
     report: dict[str, Any] = json.loads(path.read_text()) if path.exists() else {}
+    if args.table:
+        print(tables(report, only))
+        return 0
     report.setdefault("strength", {})
     report.setdefault("speed", {})
 
@@ -209,7 +254,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.part in ("strength", "all"):
         for game_id, seats, goal in MATCHES:
             key = f"{game_id}/{','.join(seats)}"
-            if game_id not in only or (args.match and not any(m in key for m in args.match)):
+            if game_id not in only or (args.match and not any(re.search(m, key) for m in args.match)):
                 continue
             cheat = any(s.startswith("mcts-cheat") for s in seats)
             games = args.cheat_games if cheat else args.games

@@ -25,6 +25,7 @@ from tablero.bots import Bot, make_bot
 from tablero.bots.registry import is_peeking
 from tablero.bots.search.analysis import ANALYSIS_BUDGET
 from tablero.bots.search.analysis import analyze as run_analysis
+from tablero.bots.search.bots import game_budget
 from tablero.bots.search.ismcts import Budget
 from tablero.cli.text import CLI_CATALOGUE
 from tablero.cli.tui import HUMAN, InputFn, PlaySession, result_table, seat_names
@@ -233,6 +234,20 @@ def _viewer(text: str, players: int, lang: str) -> int | None:
     _fail(f"--viewer must be a seat number 1-{players} or 'spectator', not {text!r}", lang)
 
 
+def _load_record(file: Path, lang: str) -> tuple[GameRecord, Game[Any, Any, Any]]:
+    """A saved record and its game, checked against this version's rules and data (or exit 2)."""
+    try:
+        record = GameRecord.load(file)
+    except TableroError as exc:
+        _fail(str(exc), lang)
+    game = _game(record.game, lang)
+    try:
+        check_versions(game, record)
+    except TableroError as exc:
+        _fail(str(exc), lang)
+    return record, game
+
+
 @app.command()
 def replay(
     file: Annotated[Path, typer.Argument(help="A saved game record (JSON).")],
@@ -242,13 +257,8 @@ def replay(
 ) -> None:
     """Replay a saved game move by move, as one seat or a spectator sees it."""
     _check_lang(lang)
+    record, game = _load_record(file, lang)
     try:
-        record = GameRecord.load(file)
-    except TableroError as exc:
-        _fail(str(exc), lang)
-    game = _game(record.game, lang)
-    try:
-        check_versions(game, record)
         state = game.new_initial_state(len(record.players), record.options)
     except TableroError as exc:
         _fail(str(exc), lang)
@@ -323,15 +333,7 @@ def analyze(
 ) -> None:
     """Find the mistakes of one seat: rank its options at each of its decisions, from its view."""
     _check_lang(lang)
-    try:
-        record = GameRecord.load(file)
-    except TableroError as exc:
-        _fail(str(exc), lang)
-    game = _game(record.game, lang)
-    try:
-        check_versions(game, record)
-    except TableroError as exc:
-        _fail(str(exc), lang)
+    record, game = _load_record(file, lang)
     players = len(record.players)
     if not 1 <= seat <= players:
         _fail(f"--seat must be a seat number 1-{players} of this record, not {seat}", lang)
@@ -339,7 +341,7 @@ def analyze(
     if iterations is None and seconds is None:
         iterations = ANALYSIS_BUDGET.iterations
     try:
-        budget = replace(ANALYSIS_BUDGET, iterations=iterations, seconds=seconds)
+        budget = game_budget(game.id, replace(ANALYSIS_BUDGET, iterations=iterations, seconds=seconds))
     except ValueError as exc:
         _fail(str(exc), lang)
     tr = Translator(lang, [game.catalogue(), CLI_CATALOGUE], seat_names(record.players, lang))

@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 
 from tablero.bots.registry import is_peeking, make_bot
 from tablero.bots.search.analysis import analyze
-from tablero.bots.search.bots import SearchBot
+from tablero.bots.search.bots import SearchBot, game_budget
 from tablero.bots.search.ismcts import Budget
 from tablero.core.match import Match
 from tablero.core.messages import Translator
@@ -42,7 +42,8 @@ INLINE_BOTS: frozenset[str] = frozenset({"random", "greedy"})
 """Bots cheap enough to decide on the event loop (microseconds); every other bot searches in the pool."""
 
 REVIEW_BUDGET = Budget(iterations=150, depth=10)
-"""A review's budget per decision: a whole game in seconds, not minutes (the CLI's default is larger)."""
+"""A review's budget per decision: a whole game in seconds, not minutes (the CLI's default is
+larger); its iterations and seconds, with each game's own horizon (``game_budget``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +119,8 @@ def review(job: ReviewJob) -> dict[str, Any]:
             last[0] = pct
             sink.put((job.key, done, total))
 
-    out = analyze(game, job.record, job.seat, job.budget, seed=job.seed, progress=progress).to_json()
+    out = analyze(game, job.record, job.seat, game_budget(job.game, job.budget), seed=job.seed,
+                  progress=progress).to_json()
     tr = Translator(job.lang, [game.catalogue(), WEB_CATALOGUE], job.record.players)
     decisions = {d["index"]: d for d in out["decisions"]}
     for index, _actor, _text, match in Match.walk_record(game, job.record):

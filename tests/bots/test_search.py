@@ -104,6 +104,69 @@ def test_iteration_budget_is_exact_and_every_iteration_backs_up_one_root_edge(it
     assert all(0.0 <= o.value <= 1.0 for o in result.options)
 
 
+class _LastPolicy(GenericModel):
+    """A playout policy that always plays the last legal action (to spot it in the tree)."""
+
+    def rollout(self, game: Game[Any, Any, Any], state: Any, seat: int, legal: Any, rng: Random) -> Any:
+        return legal[-1]
+
+
+def test_a_prior_tries_the_policys_choice_first_and_favours_it() -> None:
+    game = get_game("don-carlo")
+    state, seat = next((s, q) for s, q in _decision_points(game, 3, seed=11, every=1)
+                       if len(game.legal_actions(s, q)) >= 4)
+    legal = game.legal_actions(state, seat)
+    view = game.observe(state, seat)
+
+    def run(prior: float, iterations: int) -> dict[Any, int]:
+        search = ISMCTS(game, _LastPolicy(), Budget(iterations=iterations, depth=3, prior=prior))
+        res = search.search(lambda r: game.determinize(view, seat, r), seat, legal, Random(5))
+        return {o.action: o.visits for o in res.options}
+
+    assert run(1.0, 1)[legal[-1]] == 1
+    assert run(0.0, 1)[legal[-1]] == 0  # without a prior: a random untried one (seeded)
+    # a large prior keeps the policy's choice the most visited
+    with_prior = run(50.0, 200)
+    assert max(with_prior, key=lambda a: with_prior[a]) == legal[-1]
+    with pytest.raises(ValueError):
+        Budget(prior=-1.0)
+    assert parse_budget(["prior=0.5"], Budget()).prior == 0.5
+
+
+class _CardClock(GenericModel):
+    """Don Carlo with a game clock: cards played so far (what the hands and decks lost)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[int] = []
+
+    @staticmethod
+    def clock(state: Any) -> int:
+        pub = get_game("don-carlo").observe(state, None).public
+        return -sum(pub.hand_sizes) - sum(pub.deck_sizes)
+
+    def estimate(self, game: Game[Any, Any, Any], state: Any) -> list[float]:
+        self.seen.append(self.clock(state))
+        return [0.0] * game.num_players(state)
+
+
+def test_playouts_stop_at_the_same_point_of_the_game_with_a_clock() -> None:
+    game = get_game("don-carlo")
+    state, seat = _decision_points(game, 3, seed=11, every=1)[3]
+    view = game.observe(state, seat)
+    model = _CardClock()
+    start = model.clock(state)
+    search = ISMCTS(game, model, Budget(iterations=30, depth=50, phases=2))
+    search.search(lambda r: game.determinize(view, seat, r), seat, game.legal_actions(state, seat), Random(2))
+    # every iteration is judged once the clock passed the horizon (a move may play several
+    # cards), in the tree as in the playout, never before and never long after
+    assert len(model.seen) == 30 and all(start + 2 <= x <= start + 6 for x in model.seen)
+    deep = _CardClock()
+    ISMCTS(game, deep, Budget(iterations=30, depth=12)).search(
+        lambda r: game.determinize(view, seat, r), seat, game.legal_actions(state, seat), Random(2))
+    assert min(deep.seen) > start + 6
+
+
 def test_seconds_budget_stops_at_the_deadline_on_its_clock() -> None:
     game = get_game("don-carlo")
     state, seat = _decision_points(game, 3, seed=11, every=1)[2]

@@ -60,10 +60,10 @@ def test_the_games_have_their_models_and_levels() -> None:
         assert levels["easy"].iterations < levels["medium"].iterations
 
 
-@pytest.mark.parametrize(("game_id", "players", "options"), TABLES)
+@pytest.mark.parametrize(("game_id", "players", "options"), [t for t in TABLES if t[0] == "el-grande"])
 def test_estimate_reads_the_public_view_only(game_id: str, players: int, options: dict[str, object] | None) -> None:
-    """A state and worlds re-dealt from a seat's view (the same public part) get the same
-    estimate, one number per seat."""
+    """El Grande: a state and worlds re-dealt from a seat's view (the same public part) get
+    the same estimate, one number per seat."""
     game = get_game(game_id)
     model = model_for(game)
     rng = Random(7)
@@ -78,6 +78,36 @@ def test_estimate_reads_the_public_view_only(game_id: str, players: int, options
             assert list(model.estimate(game, world)) == est
         checked += 1
     assert checked >= 5
+
+
+@pytest.mark.parametrize(("players", "options"), [(t[1], t[2]) for t in TABLES if t[0] == "mafia-legend"])
+def test_mafia_estimate_values_the_worlds_cards(players: int, options: dict[str, object] | None) -> None:
+    """Mafia Legend estimates a world with its cards: one number per seat, the same on a
+    clone; a seat holding a $5 instead of a $1 behind its screen is worth 4 dollars more,
+    and nobody else's estimate changes."""
+    from tablero.bots.search.models.mafia import DOLLAR
+
+    game = get_game("mafia-legend")
+    model = model_for(game)
+    checked = 0
+    for state, _seat in positions("mafia-legend", players, options, seed=players * 11, every=15, limit=450):
+        est = list(model.estimate(game, state))
+        assert len(est) == players and est == list(model.estimate(game, state.clone()))
+        if game.result(state) is not None:
+            continue
+        p = next((q for q in range(players) if state.screen[q].get("G1")), None)
+        if p is None:
+            continue
+        richer = state.clone()
+        richer.screen[p]["G1"] -= 1
+        if not richer.screen[p]["G1"]:
+            del richer.screen[p]["G1"]
+        richer.screen[p]["G5"] = richer.screen[p].get("G5", 0) + 1
+        after = list(model.estimate(game, richer))
+        assert after[p] == pytest.approx(est[p] + 4 * DOLLAR)
+        assert [x for q, x in enumerate(after) if q != p] == [x for q, x in enumerate(est) if q != p]
+        checked += 1
+    assert checked >= 3
 
 
 @pytest.mark.parametrize(("game_id", "players", "options"), TABLES)
@@ -141,3 +171,29 @@ def test_a_tiny_search_plays_through_a_game(game_id: str, players: int, limit: i
         entries += 1
     if limit is None:
         assert match.is_over()
+
+
+def test_mafia_shortlist_and_clock() -> None:
+    """The search's shortlist on a play decision is a few legal moves, the greedy bot's choice
+    and ending the plays among them; elsewhere it is every legal move. The game clock never
+    runs backwards and moves on with every phase."""
+    game = get_game("mafia-legend")
+    model = MafiaModel()
+    greedy = GreedyMafia()
+    rng = Random(1)
+    short = 0
+    clocks = []
+    for state, seat in positions("mafia-legend", 4, None, seed=3, every=1, limit=400):
+        clocks.append(model.clock(state))
+        legal = game.legal_actions(state, seat)
+        cands = list(model.candidates(game, state, seat, legal))
+        assert cands and set(cands) <= set(legal) and len(set(cands)) == len(cands)
+        kinds = {a.kind for a in legal}
+        if "end_plays" in kinds and "play" in kinds:
+            assert greedy.choose(game.observe(state, seat), legal, rng) in cands
+            assert any(a.kind == "end_plays" for a in cands)
+            short += len(cands) < len(legal)
+        else:
+            assert cands == list(legal)
+    assert short >= 10
+    assert clocks == sorted(clocks) and len(set(clocks)) >= 4

@@ -33,7 +33,8 @@ from tablero.core.record import GameRecord
 from tablero.core.rng import derive_seed
 
 ANALYSIS_BUDGET = Budget(iterations=300, depth=10)
-"""The default budget of one decision's analysis (``--seconds`` replaces it)."""
+"""The default budget of one decision's analysis (``--seconds`` replaces it); the CLI searches
+with its iterations and seconds and each game's own horizon (``game_budget``)."""
 MIN_VISITS = 8
 """A move played that the search visited fewer times is valued by a search of its own."""
 

@@ -3,7 +3,9 @@
 A seat name is the bot's name, then parameters separated by ``:`` (commas separate seats):
 ``ismcts:iterations=400``, ``ismcts:seconds=1:depth=10``. Parameters: ``iterations``,
 ``seconds``, ``depth`` (playout decisions before the evaluation; 0 = to the end), ``c``
-(exploration), ``epsilon`` (random playout decisions). A budget of ``seconds`` only drops
+(exploration), ``epsilon`` (random playout decisions), ``phases`` (with a game clock: cut the
+playouts that many phases on), ``prior`` (weight of the playout policy's choice in the tree),
+``prune`` (true: choose among the model's shortlist only). A budget of ``seconds`` only drops
 the default iteration count; giving both stops at whichever comes first.
 
 The levels people pick from are fixed budgets per game (:data:`LEVELS`):
@@ -45,8 +47,11 @@ MODELS: Final[Mapping[str, type]] = {
 
 BASES: Final[Mapping[str, Budget]] = {
     "don-carlo": Budget(iterations=400, depth=0, epsilon=0.0),
+    "el-grande": Budget(iterations=400, depth=20, c=0.4, epsilon=0.03),
+    "mafia-legend": Budget(iterations=400, depth=40, phases=1, c=0.4, epsilon=0.03, prior=1.0),
 }
-"""The budget ``ismcts`` starts from per game, before its parameters (else ``Budget()``)."""
+"""The budget ``ismcts`` starts from per game, before its parameters (else ``Budget()``): the
+depth, exploration and playout noise of the game's levels, 400 iterations."""
 
 LEVELS: Final[Mapping[str, Mapping[str, Budget]]] = {
     "don-carlo": {
@@ -61,8 +66,8 @@ LEVELS: Final[Mapping[str, Mapping[str, Budget]]] = {
     },
     "mafia-legend": {
         "easy": Budget(iterations=120, depth=4, epsilon=0.5),
-        "medium": Budget(iterations=400, depth=10, c=0.4, epsilon=0.03),
-        "hard": Budget(iterations=3000, seconds=3.0, depth=10, c=0.4, epsilon=0.03),
+        "medium": Budget(iterations=400, depth=40, phases=1, c=0.4, epsilon=0.03, prior=1.0),
+        "hard": Budget(iterations=3000, seconds=3.0, depth=40, phases=1, c=0.4, epsilon=0.03, prior=1.0),
     },
 }
 """Budgets of the levels per game (see docs/bots.md for how they were chosen)."""
@@ -84,12 +89,19 @@ def model_for(game: Game[Any, Any, Any]) -> SearchModel:
     return model
 
 
+def game_budget(game_id: str, budget: Budget) -> Budget:
+    """``budget``'s iterations and seconds with the game's own horizon, exploration, noise and
+    prior (those ``ismcts`` starts from): how an analysis or a review searches each game."""
+    return replace(BASES.get(game_id, budget), iterations=budget.iterations, seconds=budget.seconds)
+
+
 def level_budget(game_id: str, level: str) -> Budget:
     return LEVELS.get(game_id, DEFAULT_LEVELS)[level]
 
 
-_FLOAT: Final = ("seconds", "c", "epsilon")
-_INT: Final = ("iterations", "depth")
+_FLOAT: Final = ("seconds", "c", "epsilon", "prior")
+_INT: Final = ("iterations", "depth", "phases")
+_BOOL: Final = ("prune",)
 
 
 def parse_budget(params: Sequence[str], base: Budget) -> Budget:
@@ -98,9 +110,15 @@ def parse_budget(params: Sequence[str], base: Budget) -> Budget:
     for item in params:
         key, sep, value = item.partition("=")
         key = key.strip().lower()
-        if not sep or key not in _FLOAT + _INT:
+        if not sep or key not in _FLOAT + _INT + _BOOL:
             raise BotSpecError(f"search parameter {item!r}: use NAME=VALUE with NAME one of "
-                               f"{', '.join(_INT + _FLOAT)}")
+                               f"{', '.join(_INT + _FLOAT + _BOOL)}")
+        if key in _BOOL:
+            flag = value.strip().lower()
+            if flag not in ("true", "false", "1", "0", "yes", "no"):
+                raise BotSpecError(f"search parameter {item!r}: {value!r} is not true or false")
+            changes[key] = flag in ("true", "1", "yes")
+            continue
         try:
             changes[key] = int(value) if key in _INT else float(value)
         except ValueError as exc:
@@ -132,7 +150,7 @@ class SearchBot:
 
     def analyse(self, view: Any, legal: Sequence[Any], rng: Random) -> SearchResult:
         """Every legal option with its value for the view's seat (best first); a fresh search."""
-        self.last = self.search.search_view(view, legal, rng)
+        self.last = self.search.search_view(view, legal, rng, prune=False)
         return self.last
 
     def choose(self, view: Any, legal: Sequence[Any], rng: Random) -> Any:

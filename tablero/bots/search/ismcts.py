@@ -20,7 +20,10 @@ own reward). One iteration:
    A node with untried legal actions gets one of them (the first untried one in a random
    order) and the tree phase ends there.
 3. **Play out** with the game's policy (:class:`~tablero.bots.search.model.SearchModel`),
-   with ε uniform exploration, for at most ``depth`` decisions (0 = to the end), then
+   with ε uniform exploration, for at most ``depth`` decisions (0 = to the end) or, with a
+   model that keeps a game clock, to a fixed point of the game (``phases`` after the searched
+   position: options that take more or fewer decisions are then judged at the same time, not
+   each at its own horizon), then
 4. **Evaluate**: a finished game by its result (win share, 1/k for shared first places, plus
    a little of the score margin), a cut-off one by the model's estimated scores
    (``sigmoid(margin / scale)`` per seat), and back the reward vector up: every edge along
@@ -62,6 +65,17 @@ class Budget:
     depth: int = 20
     c: float = 0.7
     epsilon: float = 0.1
+    phases: int = 0
+    """With a model that has a ``clock`` (game time: a phase, a round): the playouts stop
+    where the clock has advanced ``phases`` steps from the position searched (and after
+    ``depth`` decisions at most), so every option is judged at the same point of the game;
+    0 = cut by ``depth`` alone."""
+    prune: bool = False
+    """With a model that has ``candidates`` (a shortlist of the moves worth a look, from the
+    seat's information): the tree chooses among them only. Analysis of a game never prunes."""
+    prior: float = 0.0
+    """Weight of the playout policy's choice in the tree (progressive bias): at a node the
+    policy's action is tried first and scores ``prior / (visits + 1)`` more; 0 = off."""
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -74,6 +88,8 @@ class Budget:
             raise ValueError("depth must be 0 (to the end) or more")
         if self.c < 0 or not 0 <= self.epsilon <= 1:
             raise ValueError("c must be >= 0 and epsilon in [0, 1]")
+        if self.prior < 0 or self.phases < 0:
+            raise ValueError("prior and phases must be >= 0")
 
 
 class Edge:
@@ -149,16 +165,18 @@ class ISMCTS:
         """False: every seat's tree keys every move in full (the cheating baseline's trees)."""
 
     def search_view(self, view: Any, legal: Sequence[Any], rng: Random,
-                    trees: list[Node] | None = None) -> SearchResult:
-        """Search for the seat whose ``view`` this is, among its ``legal`` actions."""
+                    trees: list[Node] | None = None, prune: bool = True) -> SearchResult:
+        """Search for the seat whose ``view`` this is, among its ``legal`` actions
+        (``prune=False``: every one of them, whatever the budget says)."""
         seat = self.game.view_seat(view)
         if seat is None:
             raise ValueError("search needs a seat's view, not a spectator's")
         game = self.game
-        return self.search(lambda r: game.determinize(view, seat, r), seat, legal, rng, trees=trees)
+        return self.search(lambda r: game.determinize(view, seat, r), seat, legal, rng, trees=trees, prune=prune)
 
     def search(self, determinize: Determinizer, seat: int, legal: Sequence[Any], rng: Random,
-               clock: Callable[[], float] = time.perf_counter, trees: list[Node] | None = None) -> SearchResult:
+               clock: Callable[[], float] = time.perf_counter, trees: list[Node] | None = None,
+               prune: bool = True) -> SearchResult:
         """Run the budget's iterations from worlds drawn by ``determinize``; ``seat`` decides first.
 
         ``trees`` continues from earlier statistics (:meth:`follow`); the budget counts only
@@ -173,11 +191,16 @@ class ISMCTS:
         roots: list[Node] | None = trees
         reused = sum(e.visits for e in trees[seat].edges.values()) if trees else 0
         iterations = 0
+        shortlist: Callable[..., Sequence[Any]] | None = (
+            getattr(self.model, "candidates", None) if budget.prune and prune else None)
+        tried: Sequence[Any] = legal
         while True:
             world = determinize(rng)
             if roots is None:
                 roots = [Node() for _ in range(self.game.num_players(world))]
-            self._iterate(world, seat, legal, roots, rng)
+                if shortlist is not None and len(legal) > 1:
+                    tried = shortlist(self.game, world, seat, legal) or legal
+            self._iterate(world, seat, tried, roots, rng, shortlist)
             iterations += 1
             if limit is not None and iterations >= limit:
                 break
@@ -227,7 +250,7 @@ class ISMCTS:
 
     # ------------------------------------------------------------------ one iteration
     def _iterate(self, world: Any, seat: int, root_legal: Sequence[Any], roots: list[Node],
-                 rng: Random) -> None:
+                 rng: Random, shortlist: Callable[..., Sequence[Any]] | None = None) -> None:
         game, model, budget = self.game, self.model, self.budget
         to_act, legal_actions = game.to_act, game.legal_actions
         apply, sample = game.apply_unchecked, game.sample_chance
@@ -240,6 +263,9 @@ class ISMCTS:
         left = budget.depth or -1
         epsilon = budget.epsilon
         c = budget.c
+        prior = budget.prior
+        clock: Callable[[Any], int] | None = getattr(model, "clock", None) if budget.phases else None
+        horizon = clock(world) + budget.phases if clock is not None else 0
         while True:
             actors = to_act(world)
             if not actors:
@@ -251,17 +277,24 @@ class ISMCTS:
             if q == CHANCE:
                 apply(world, CHANCE, sample(world, rng))
                 continue
+            if clock is not None and clock(world) >= horizon:  # in the tree or in the playout
+                est = model.estimate(game, world)
+                rewards = margin_rewards(est, model.scale) if est else [0.5] * n
+                break
             at_root = first
             if first:
                 q, legal, first = seat, root_legal, False
             else:
                 legal = legal_actions(world, q)
+                if in_tree and shortlist is not None and len(legal) > 1:
+                    legal = shortlist(game, world, q, legal) or legal
             if in_tree:
                 node = cur[q]
                 if len(legal) == 1 and not at_root:  # the root always keeps statistics
                     action = legal[0]
                 else:
-                    action, edge, expanded = _select(node, legal, c, rng)
+                    hint = model.rollout(game, world, q, legal, rng) if prior else None
+                    action, edge, expanded = _select(node, legal, c, rng, hint, prior)
                     path.append((edge, q))
                     if expanded:
                         in_tree = False
@@ -291,12 +324,15 @@ class ISMCTS:
             edge.total += rewards[p]
 
 
-def _select(node: Node, legal: Sequence[Any], c: float, rng: Random) -> tuple[Any, Edge, bool]:
-    """UCB1 with availability over ``legal``; an untried action first (a random one)."""
+def _select(node: Node, legal: Sequence[Any], c: float, rng: Random, hint: Any = None,
+            prior: float = 0.0) -> tuple[Any, Edge, bool]:
+    """UCB1 with availability over ``legal``; an untried action first (``hint``, the playout
+    policy's choice, if untried, else a random one); ``hint`` scores ``prior / (visits + 1)``
+    more (progressive bias)."""
     edges = node.edges
     untried = [a for a in legal if a not in edges]
     if untried:
-        action = untried[rng.randrange(len(untried))]
+        action = hint if hint is not None and hint not in edges else untried[rng.randrange(len(untried))]
         edge = edges[action] = Edge()
         for a in legal:
             e = edges.get(a)
@@ -310,6 +346,8 @@ def _select(node: Node, legal: Sequence[Any], c: float, rng: Random) -> tuple[An
         e = edges[a]
         e.avail += 1
         score = e.total / e.visits + c * math.sqrt(math.log(e.avail) / e.visits)
+        if a == hint:
+            score += prior / (e.visits + 1)
         if score > best:
             best, best_edge, best_action = score, e, a
     assert best_edge is not None

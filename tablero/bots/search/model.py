@@ -3,13 +3,18 @@
 A :class:`SearchModel` gives the search two things, both computed from a *determinized*
 world (a full state sampled from the searching seat's view, never the true state):
 
-* ``estimate(state)``: every seat's expected final score if play went on from here, from the
-  position's public part (points, majorities, expected scorings). The search turns estimates
+* ``estimate(state)``: every seat's expected final score if play went on from here (points,
+  majorities, expected scorings), from the world's public part (Don Carlo, El Grande) or the
+  whole world (Mafia Legend: the cards' values; a world is a sample from the searching seat's
+  information, so over the iterations that is an expectation under it). The search turns estimates
   into a reward per seat (:func:`margin_rewards`), so a cut-off playout is judged like a
   finished one;
 * ``rollout(state, seat, legal, rng)``: the policy that plays the playouts (usually the
   game's greedy heuristic, or a cheaper one where the greedy bot is too slow to call
   thousands of times a second), with its own ε of uniform exploration applied by the search.
+
+A model may also keep a game clock, ``clock(state) -> int`` (Mafia Legend: the phase of the
+month), for searches that cut their playouts at a point of the game (``Budget.phases``).
 
 ``scale`` is the score margin that counts as a clear lead (about one good turn's worth of
 points): the cut-off reward is ``sigmoid(margin / scale)``.
@@ -32,7 +37,7 @@ class SearchModel(Protocol):
     """The score margin that counts as a clear lead (the sigmoid's unit)."""
 
     def estimate(self, game: Game[Any, Any, Any], state: Any) -> Sequence[float]:
-        """Expected final score per seat, from the position's public part (``()``: no idea)."""
+        """Expected final score per seat in this world (``()``: no idea)."""
         ...
 
     def rollout(self, game: Game[Any, Any, Any], state: Any, seat: int, legal: Sequence[Any],

@@ -1,23 +1,32 @@
-"""Mafia Legend for search: expected final victory points from the public view, and the greedy
-bot as playout policy on a cheap view of the world.
+"""Mafia Legend for search: expected final victory points of a determinized world, and the
+greedy bot as playout policy on a cheap view of the world.
 
-**Estimate** (from the spectator's view only, ``observe(state, None).public``): each seat's
-VP so far, plus
+**Estimate** of a world (one the search dealt from its seat's view: the seat's own cards as it
+knows them, the others' hidden cards as this determinization dealt them, so that over the
+search's worlds the estimate is an expectation under the seat's information): each seat's VP
+so far, plus
 
 * the characters still to be won in the grid: in each character column every seat with cards
   there gets the character's worth (the greedy bot's ``char_worth``: monthly bonus share,
   gift and set, influence towards a power card) times its chance to win the contest, from the
-  cards everyone can see (a back from the screen counts as average money, a back from the
-  hand as ``HAND_BACK`` of money or fist, a face-up card by its value): the chance to be
-  eligible (money reaching the bribe minimum, or fist the blackmail minimum) shared out by
-  strength among the seats likely eligible. (Counting a field below the minimum as a fair
-  chance made the search spread single cards over every column and win nothing.);
-* the job: a seat with cards in its job field gets a share of the job's VP;
+  cards in its field (money by value, fist cards by their fist): the chance to be eligible
+  (money reaching the bribe minimum, or fist the blackmail minimum) shared out by strength
+  among the seats likely eligible. (Counting a field below the minimum as a fair chance made
+  the search spread single cards over every column and win nothing.) An earlier version read
+  only the public view, with a face-down card as an average one: the search could then not
+  tell a $1 from a $5 it played face down, and lost clearly to the greedy bot;
+* the job: a seat with cards in its job field gets a share of the job's worth times the
+  chance that its cards fulfil it (by tags, else by the dice sum), less the risk of
+  sitting out (counting every card as a share of the job made the search dump cards there);
 * the power cards: their VP for every month end still expected (the game ends once a seat
   reaches the goal, so the months left are capped by the leader's distance to it);
 * the monthly bonus (ME6) of this month once characters were acquired;
-* resources: ``HAND_CARD`` per card in hand and ``SCREEN_CARD`` per card behind the screen
-  (cards are future characters and jobs: a card played into a field is then not a free gain);
+* resources: ``DOLLAR`` per dollar held (hand and screen) and ``ACTION_CARD`` per action card
+  in hand (cards are future characters and jobs: a card played into a field is then not a
+  free gain). These are the *world's* cards: the searching seat's own as it knows them, the
+  others' as this determinization dealt them (averaged over the search's worlds, an
+  expectation under the seat's information). Counting every card alike, as the public view
+  alone allows, let the search spend a $5 where a $1 would do;
 * a pending attack on a seat costs it ``ATTACK_LOSS``;
 * ``TURN`` for each seat whose turn of this phase is still to come.
 
@@ -36,23 +45,24 @@ from collections.abc import Sequence
 from random import Random
 from typing import Any, Final, cast
 
-from tablero.bots.heuristics.mafia import AVG_MONEY, GreedyMafia
+from tablero.bots.heuristics.mafia import GreedyMafia, dice_chance, tags_ok
 from tablero.core.protocol import Game
 from tablero.games.mafia import data
 from tablero.games.mafia.data import ACTIONS, CHARS, JOBS_BY_ID, MONEY, POWERS
 from tablero.games.mafia.state import DISC, SEEN_BY_ALL, MafiaState
-from tablero.games.mafia.view import HIDDEN, MafiaView, PublicView
+from tablero.games.mafia.view import HIDDEN, MafiaView
 
-HAND_CARD: Final = 0.5
-"""VP a card in hand is worth (a future play into a field, a defence, an attack)."""
-SCREEN_CARD: Final = 0.6
-"""VP a money card behind the screen is worth (about 2.7 $ of bribes to come)."""
-HAND_BACK: Final = 1.8
-"""What a face-down card from the hand adds to a contest, as the greedy bot guesses it."""
+DOLLAR: Final = 0.3
+"""VP a dollar held (hand or screen) is worth: future bribes (the greedy bot's cost of money)."""
+ACTION_CARD: Final = 0.8
+"""VP an action card in hand is worth (a future play into a field, a defence, an attack)."""
 ATTACK_LOSS: Final = 1.5
 """VP an attack card waiting in a seat's attack field is expected to cost it."""
-JOB_SHARE: Final = 0.25
-"""Share of the open job's VP per card in a seat's job field (3 cards: most of it)."""
+JOB_SHARE: Final = 0.7
+"""Share of the open job's worth a seat whose job field fulfils it expects (another seat may
+fulfil it first)."""
+SIT_OUT: Final = 2.0
+"""VP a phase sat out after a failed job costs."""
 TURN: Final = 4.0
 """What a turn of this phase still to come is worth to a seat relative to the others, on this
 estimate's scale (measured on greedy games). Without it a search cut off in the middle of a
@@ -94,8 +104,11 @@ class MafiaModel:
                 p = pub.order[j]
                 if (j > pub.turn_pos or pub.step <= 1) and not pub.sitout[p]:
                     est[p] += TURN
+        world = cast(MafiaState, state)
         for p in range(n):
-            est[p] += HAND_CARD * pub.hand_sizes[p] + SCREEN_CARD * pub.screen_sizes[p]
+            money = sum(MONEY[c] * k for c, k in world.hand_m[p].items()) + sum(
+                MONEY[c] * k for c, k in world.screen[p].items())
+            est[p] += DOLLAR * money + ACTION_CARD * sum(world.hand_a[p].values())
             slot = pub.atk[p]
             if slot is not None and slot.card != DISC:
                 est[p] -= ATTACK_LOSS
@@ -116,42 +129,51 @@ class MafiaModel:
         if step <= 3:
             for k, cid in enumerate(pub.row):
                 if cid:
-                    self._contest(view, pub, k, cid, est)
+                    self._contest(view, world, k, cid, est)
         if pub.job and step <= 2:
-            job = JOBS_BY_ID[pub.job]
-            for p in range(n):
-                cards = len(pub.grid[p][0])
-                if cards:
-                    est[p] += JOB_SHARE * min(cards, 3) * (job.ep + 0.4 * job.dollar)
+            self._jobs(world, est)
         return est
 
-    def _contest(self, view: MafiaView, pub: PublicView, k: int, cid: str, est: list[float]) -> None:
+    @staticmethod
+    def _jobs(world: MafiaState, est: list[float]) -> None:
+        """Each seat with cards in its job field: the job's worth times the chance that those
+        cards fulfil it (by tags, else by the dice sum), less the sit-outs a failure costs,
+        never below nothing (a seat may skip the attempt)."""
+        job = JOBS_BY_ID[world.job]
+        target = job.dice_sum - (data.EV06_DICE if "EV06" in world.this_events else 0)
+        gain = job.ep + 0.4 * job.dollar
+        for p in range(world.n):
+            cards = [sl.card for sl in world.fields[p][0]]
+            if not cards:
+                continue
+            if tags_ok(job.tags, cards):
+                chance = 1.0
+            else:
+                dice = min(data.MAX_DICE, sum(ACTIONS[c].dice for c in cards if c in ACTIONS))
+                chance = dice_chance(dice, target)
+            est[p] += JOB_SHARE * max(0.0, chance * gain - (1 - chance) * job.failure * SIT_OUT)
+
+    def _contest(self, view: MafiaView, world: MafiaState, k: int, cid: str, est: list[float]) -> None:
         """Each seat with cards in column ``k``: its chance to win the character there times
         the character's worth to it. The chance is that of being eligible (its money, or its
         fist, reaching the minimum) shared out by strength among the seats likely eligible."""
         f = k + 1
         ch = CHARS[cid]
         bribe = ch.bribe
-        if bribe is not None and "EV01" in pub.this_events:
+        if bribe is not None and "EV01" in world.this_events:
             bribe = max(1, bribe - data.EV01_BRIBE)
         seats: list[tuple[int, float, float]] = []
-        for p in range(pub.players):
-            cards = pub.grid[p][f]
-            if not cards:
+        for p in range(world.n):
+            if not world.fields[p][f]:
                 continue
-            money = fist = unknown = 0.0
-            for card, src, ignored, _public in cards:
-                if card == HIDDEN:
-                    if src == "S":
-                        money += AVG_MONEY
-                    else:
-                        unknown += HAND_BACK
-                elif card in MONEY:
-                    money += MONEY[card]
-                elif not ignored:
-                    fist += ACTIONS[card].fist
-            eligible = max(_reach(money + unknown, bribe), _reach(fist + unknown, ch.blackmail))
-            seats.append((p, eligible, money + fist + unknown))
+            money = fist = 0.0
+            for sl in world.fields[p][f]:
+                if sl.card in MONEY:
+                    money += MONEY[sl.card]
+                elif not sl.ignored:
+                    fist += ACTIONS[sl.card].fist
+            eligible = max(_reach(money, bribe), _reach(fist, ch.blackmail))
+            seats.append((p, eligible, money + fist))
         if not seats:
             return
         weights = [e * math.exp(min(40.0, t / CONTEST_SPREAD)) for _, e, t in seats]
@@ -161,6 +183,18 @@ class MafiaModel:
         for (p, e, _), w in zip(seats, weights, strict=True):
             if w:
                 est[p] += e * w / total * self.greedy.char_worth(view, p, cid)
+
+    def candidates(self, game: Game[Any, Any, Any], state: Any, seat: int, legal: Sequence[Any]) -> Sequence[Any]:
+        """The greedy bot's shortlist (:meth:`GreedyMafia.candidates`): a play decision offers
+        30-60 plays and money moves, too many for a search of a few thousand iterations to
+        tell apart; the shortlist keeps the first card of each plan worth playing."""
+        return self.greedy.candidates(cast(MafiaView, TableView(state, seat)), legal)
+
+    @staticmethod
+    def clock(state: Any) -> int:
+        """Game time in phases: 4 a month (3 phases, then the month end)."""
+        s = cast(MafiaState, state)
+        return s.month * 4 + (3 if s.month_end_step else s.phase - 1)
 
     # ------------------------------------------------------------------ rollout
     def rollout(self, game: Game[Any, Any, Any], state: Any, seat: int, legal: Sequence[Any],
