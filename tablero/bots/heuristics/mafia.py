@@ -80,18 +80,6 @@ def _fits(idx: tuple[int, ...], copies: list[int]) -> bool:
     return True
 
 
-def tags_ok(tags: tuple[str, ...], cards: Sequence[str]) -> bool:
-    """The tags on ``cards`` (one per tool card) include every tag of a job's ``tags``."""
-    need: dict[str, int] = {}
-    for t in tags:
-        need[t] = need.get(t, 0) + 1
-    have: dict[str, int] = {}
-    for c in cards:
-        if c in ACTIONS and ACTIONS[c].tag:
-            have[ACTIONS[c].tag] = have.get(ACTIONS[c].tag, 0) + 1
-    return all(have.get(t, 0) >= k for t, k in need.items())
-
-
 def _sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
@@ -115,7 +103,8 @@ class GreedyMafia:
     def candidates(self, view: MafiaView, legal: Sequence[MLAction]) -> list[MLAction]:
         """The moves worth a search's look: on a play decision, the first card of the best
         plan for each character column, the job and each attack, and ending the plays (not
-        the dozens of other plays and money moves); every legal move elsewhere."""
+        the dozens of other plays and money moves: the bot's own choice is one of these, see
+        ``_step2``); every legal move elsewhere."""
         kinds = {a.kind for a in legal}
         plays = [a for a in legal if a.kind == "play"]
         if "end_plays" not in kinds or not plays:
@@ -129,10 +118,7 @@ class GreedyMafia:
             for _, a in plans:
                 if a not in out:
                     out.append(a)
-        pick = self._decide(view, me, legal, kinds)
-        if pick is not None and pick in legal and pick not in out:
-            out.append(pick)
-        return out
+        return out  # the greedy choice is among them: the best plan's first card, or the end
 
     # ------------------------------------------------------------------ dispatch
     def _decide(self, v: MafiaView, me: int, legal: Sequence[MLAction], kinds: set[str]) -> MLAction | None:
@@ -430,7 +416,7 @@ class GreedyMafia:
                     continue
                 seen.add(key)
                 cards = cur + list(combo)
-                if tags_ok(job.tags, cards):
+                if self._tags_ok(job.tags, cards):
                     p = 1.0
                 else:
                     dice = min(data.MAX_DICE, sum(ACTIONS[c].dice for c in cards if c in ACTIONS))
@@ -443,6 +429,17 @@ class GreedyMafia:
                 first = max(combo, key=lambda c: (ACTIONS[c].tag in job.tags, ACTIONS[c].dice))
                 out.append((val, options[first]))
         return out
+
+    @staticmethod
+    def _tags_ok(tags: tuple[str, ...], cards: list[str]) -> bool:
+        need: dict[str, int] = {}
+        for t in tags:
+            need[t] = need.get(t, 0) + 1
+        have: dict[str, int] = {}
+        for c in cards:
+            if c in ACTIONS and ACTIONS[c].tag:
+                have[ACTIONS[c].tag] = have.get(ACTIONS[c].tag, 0) + 1
+        return all(have.get(t, 0) >= k for t, k in need.items())
 
     def _attack_plans(self, v: MafiaView, me: int, plays: list[MLAction]) -> list[tuple[float, MLAction]]:
         out: list[tuple[float, MLAction]] = []
@@ -498,7 +495,7 @@ class GreedyMafia:
             return skip
         job = JOBS_BY_ID[v.public.job]
         cards = [c for c, *_ in v.grid[me][0] if c in ACTIONS and ACTIONS[c].symbol != "star"]
-        if tags_ok(job.tags, cards):
+        if self._tags_ok(job.tags, cards):
             return attempt
         target = job.dice_sum - (data.EV06_DICE if "EV06" in v.public.this_events else 0)
         dice = min(data.MAX_DICE, sum(ACTIONS[c].dice for c in cards))

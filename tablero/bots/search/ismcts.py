@@ -332,7 +332,7 @@ def _select(node: Node, legal: Sequence[Any], c: float, rng: Random, hint: Any =
     edges = node.edges
     untried = [a for a in legal if a not in edges]
     if untried:
-        action = hint if hint is not None and hint not in edges else untried[rng.randrange(len(untried))]
+        action = hint if hint is not None and hint in untried else untried[rng.randrange(len(untried))]
         edge = edges[action] = Edge()
         for a in legal:
             e = edges.get(a)

@@ -45,10 +45,11 @@ from collections.abc import Sequence
 from random import Random
 from typing import Any, Final, cast
 
-from tablero.bots.heuristics.mafia import GreedyMafia, dice_chance, tags_ok
+from tablero.bots.heuristics.mafia import GreedyMafia, dice_chance
 from tablero.core.protocol import Game
 from tablero.games.mafia import data
 from tablero.games.mafia.data import ACTIONS, CHARS, JOBS_BY_ID, MONEY, POWERS
+from tablero.games.mafia.engine import job_dice, job_tags_ok
 from tablero.games.mafia.state import DISC, SEEN_BY_ALL, MafiaState
 from tablero.games.mafia.view import HIDDEN, MafiaView
 
@@ -137,8 +138,8 @@ class MafiaModel:
     @staticmethod
     def _jobs(world: MafiaState, est: list[float]) -> None:
         """Each seat with cards in its job field: the job's worth times the chance that those
-        cards fulfil it (by tags, else by the dice sum), less the sit-outs a failure costs,
-        never below nothing (a seat may skip the attempt)."""
+        cards fulfil it (by tags, else by the dice sum: the engine's own rules), less the
+        sit-outs a failure costs, never below nothing (a seat may skip the attempt)."""
         job = JOBS_BY_ID[world.job]
         target = job.dice_sum - (data.EV06_DICE if "EV06" in world.this_events else 0)
         gain = job.ep + 0.4 * job.dollar
@@ -146,11 +147,7 @@ class MafiaModel:
             cards = [sl.card for sl in world.fields[p][0]]
             if not cards:
                 continue
-            if tags_ok(job.tags, cards):
-                chance = 1.0
-            else:
-                dice = min(data.MAX_DICE, sum(ACTIONS[c].dice for c in cards if c in ACTIONS))
-                chance = dice_chance(dice, target)
+            chance = 1.0 if job_tags_ok(world, cards) else dice_chance(job_dice(cards), target)
             est[p] += JOB_SHARE * max(0.0, chance * gain - (1 - chance) * job.failure * SIT_OUT)
 
     def _contest(self, view: MafiaView, world: MafiaState, k: int, cid: str, est: list[float]) -> None:
