@@ -67,6 +67,31 @@ def test_choice_depends_only_on_the_seats_information(game_id: str) -> None:
     assert checked >= 4
 
 
+def _edges(node: Any) -> int:
+    return len(node.edges) + sum(_edges(kid) for kid in node.kids.values())
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_with_opponents_as_policy_only_the_seat_searches_and_sees_only_its_information(game_id: str) -> None:
+    """``opponents=policy``: the other seats' trees hold no statistics (they play the playout
+    policy in the tree), the seat's own tree reaches below the root, and the choice still
+    depends only on the seat's view."""
+    game = get_game(game_id)
+    bot = _bot(game, Budget(iterations=60, depth=6, opponents="policy", table=0.3))
+    deep_own = 0
+    points = _decision_points(game, 4 if game.max_players >= 4 else game.max_players, seed=4, every=7)
+    for state, seat in points[:: max(1, len(points) // 4)]:
+        view = game.observe(state, seat)
+        legal = game.legal_actions(state, seat)
+        first = bot.analyse(view, legal, Random(5))
+        redealt = game.determinize(view, seat, Random(99))
+        assert bot.analyse(game.observe(redealt, seat), game.legal_actions(redealt, seat), Random(5)).options \
+            == first.options
+        assert all(_edges(t) == 0 for j, t in enumerate(first.trees) if j != seat)
+        deep_own += _edges(first.trees[seat]) > len(first.trees[seat].edges)
+    assert deep_own >= 1
+
+
 def test_toy_game_search_is_information_only_and_plays_to_the_end() -> None:
     bot = SearchBot("toy", TOY_GAME, Budget(iterations=30, depth=0), GenericModel())
     for players in (2, 3):
@@ -237,6 +262,22 @@ def test_search_beats_random_in_a_short_run() -> None:
 def test_margin_rewards_favour_the_leader() -> None:
     r = margin_rewards([10.0, 4.0, 4.0], scale=4.0)
     assert r[0] > 0.5 > r[1] and r[1] == r[2]
+
+
+def test_table_share_keeps_a_seat_far_behind_playing_for_points() -> None:
+    """Far behind the leader the margin reward is nearly flat: 10 points more against the rest
+    of the table hardly count. With ``table`` they count three times as much, and the leader
+    still gets the most."""
+    behind, ahead_of_rest = [60.0, 10.0, 10.0, 10.0], [60.0, 20.0, 10.0, 10.0]
+    flat = margin_rewards(ahead_of_rest, 12.0)[1] - margin_rewards(behind, 12.0)[1]
+    mixed = margin_rewards(ahead_of_rest, 12.0, table=0.3)[1] - margin_rewards(behind, 12.0, table=0.3)[1]
+    assert mixed > 3 * flat
+    r = margin_rewards(ahead_of_rest, 12.0, table=0.3)
+    assert r[0] > r[1] > r[2] == r[3]
+    assert margin_rewards([5.0, 5.0], 12.0, table=0.5) == [0.5, 0.5]
+    assert parse_budget(["table=0.3"], Budget()).table == 0.3
+    with pytest.raises(ValueError):
+        Budget(table=1.5)
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)

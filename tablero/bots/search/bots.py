@@ -5,7 +5,10 @@ A seat name is the bot's name, then parameters separated by ``:`` (commas separa
 ``seconds``, ``depth`` (playout decisions before the evaluation; 0 = to the end), ``c``
 (exploration), ``epsilon`` (random playout decisions), ``phases`` (with a game clock: cut the
 playouts that many phases on), ``prior`` (weight of the playout policy's choice in the tree),
-``prune`` (true: choose among the model's shortlist only). A budget of ``seconds`` only drops
+``prune`` (true: choose among the model's shortlist only), ``table`` (share of the reward
+that is the margin over the other seats' mean, not over the best of them), ``opponents``
+(``search``: every seat searched in its own tree; ``policy``: the other seats play the
+playout policy in the tree too). A budget of ``seconds`` only drops
 the default iteration count; giving both stops at whichever comes first.
 
 The levels people pick from are fixed budgets per game (:data:`LEVELS`):
@@ -99,9 +102,10 @@ def level_budget(game_id: str, level: str) -> Budget:
     return LEVELS.get(game_id, DEFAULT_LEVELS)[level]
 
 
-_FLOAT: Final = ("seconds", "c", "epsilon", "prior")
+_FLOAT: Final = ("seconds", "c", "epsilon", "prior", "table")
 _INT: Final = ("iterations", "depth", "phases")
 _BOOL: Final = ("prune",)
+_CHOICE: Final[Mapping[str, tuple[str, ...]]] = {"opponents": ("search", "policy")}
 
 
 def parse_budget(params: Sequence[str], base: Budget) -> Budget:
@@ -110,9 +114,15 @@ def parse_budget(params: Sequence[str], base: Budget) -> Budget:
     for item in params:
         key, sep, value = item.partition("=")
         key = key.strip().lower()
-        if not sep or key not in _FLOAT + _INT + _BOOL:
+        if not sep or key not in _FLOAT + _INT + _BOOL + tuple(_CHOICE):
             raise BotSpecError(f"search parameter {item!r}: use NAME=VALUE with NAME one of "
-                               f"{', '.join(_INT + _FLOAT + _BOOL)}")
+                               f"{', '.join(_INT + _FLOAT + _BOOL + tuple(_CHOICE))}")
+        if key in _CHOICE:
+            choice = value.strip().lower()
+            if choice not in _CHOICE[key]:
+                raise BotSpecError(f"search parameter {item!r}: {value!r} is not one of {', '.join(_CHOICE[key])}")
+            changes[key] = choice
+            continue
         if key in _BOOL:
             flag = value.strip().lower()
             if flag not in ("true", "false", "1", "0", "yes", "no"):

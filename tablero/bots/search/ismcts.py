@@ -76,6 +76,17 @@ class Budget:
     prior: float = 0.0
     """Weight of the playout policy's choice in the tree (progressive bias): at a node the
     policy's action is tried first and scores ``prior / (visits + 1)`` more; 0 = off."""
+    table: float = 0.0
+    """Share of the reward that is the margin over the other seats' mean rather than over the
+    best of them (:func:`~tablero.bots.search.model.margin_rewards`): keeps a seat far behind
+    playing for points; 0 = off."""
+    opponents: str = "search"
+    """``search``: every seat chooses in its own tree (max^n). ``policy``: only the searching
+    seat does; in the tree the other seats play the playout policy (with ε), as in the
+    playouts. In a world dealt from the searching seat's view, an opponent searched in the
+    tree is rewarded as if it knew the searcher's hidden cards (it learns to answer the real
+    hand, not the seat's public picture of it), and it is a model of a searching player, not of
+    the players at the table; the policy avoids both."""
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -90,6 +101,10 @@ class Budget:
             raise ValueError("c must be >= 0 and epsilon in [0, 1]")
         if self.prior < 0 or self.phases < 0:
             raise ValueError("prior and phases must be >= 0")
+        if self.opponents not in ("search", "policy"):
+            raise ValueError("opponents must be search or policy")
+        if not 0 <= self.table <= 1:
+            raise ValueError("table must be in [0, 1]")
 
 
 class Edge:
@@ -264,6 +279,7 @@ class ISMCTS:
         epsilon = budget.epsilon
         c = budget.c
         prior = budget.prior
+        policy_others = budget.opponents == "policy"
         clock: Callable[[Any], int] | None = getattr(model, "clock", None) if budget.phases else None
         horizon = clock(world) + budget.phases if clock is not None else 0
         while True:
@@ -271,7 +287,7 @@ class ISMCTS:
             if not actors:
                 result = game.result(world)
                 assert result is not None
-                rewards = result_rewards(result, model.scale)
+                rewards = result_rewards(result, model.scale, table=budget.table)
                 break
             q = actors[0]
             if q == CHANCE:
@@ -279,7 +295,7 @@ class ISMCTS:
                 continue
             if clock is not None and clock(world) >= horizon:  # in the tree or in the playout
                 est = model.estimate(game, world)
-                rewards = margin_rewards(est, model.scale) if est else [0.5] * n
+                rewards = margin_rewards(est, model.scale, budget.table) if est else [0.5] * n
                 break
             at_root = first
             if first:
@@ -292,6 +308,11 @@ class ISMCTS:
                 node = cur[q]
                 if len(legal) == 1 and not at_root:  # the root always keeps statistics
                     action = legal[0]
+                elif policy_others and q != seat:  # another seat plays its policy, unsearched
+                    if rng.random() < epsilon:
+                        action = legal[rng.randrange(len(legal))]
+                    else:
+                        action = model.rollout(game, world, q, legal, rng)
                 else:
                     hint = model.rollout(game, world, q, legal, rng) if prior else None
                     action, edge, expanded = _select(node, legal, c, rng, hint, prior)
@@ -308,7 +329,7 @@ class ISMCTS:
                 continue
             if left == 0:
                 est = model.estimate(game, world)
-                rewards = margin_rewards(est, model.scale) if est else [0.5] * n
+                rewards = margin_rewards(est, model.scale, budget.table) if est else [0.5] * n
                 break
             if len(legal) == 1:
                 action = legal[0]

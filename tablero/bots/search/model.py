@@ -54,19 +54,29 @@ def _sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
 
-def margin_rewards(scores: Sequence[float], scale: float) -> list[float]:
-    """Per seat: ``sigmoid((own - best other) / scale)``, a smooth stand-in for winning."""
+def margin_rewards(scores: Sequence[float], scale: float, table: float = 0.0) -> list[float]:
+    """Per seat: ``sigmoid((own - best other) / scale)``, a smooth stand-in for winning.
+
+    ``table`` > 0 mixes in that share of ``sigmoid((own - mean of the others) / scale)``: a seat
+    far behind the leader, whose margin reward is then flat, still prefers the move that gains
+    it points against the table (else its search has nothing to tell its options apart by).
+    """
     out = []
+    n = len(scores)
+    total = sum(scores)
     for p, s in enumerate(scores):
         best = max((o for q, o in enumerate(scores) if q != p), default=0.0)
-        out.append(_sigmoid((s - best) / scale))
+        r = _sigmoid((s - best) / scale)
+        if table and n > 1:
+            r = (1 - table) * r + table * _sigmoid((s - (total - s) / (n - 1)) / scale)
+        out.append(r)
     return out
 
 
-def result_rewards(result: Result, scale: float, share: float = 0.8) -> list[float]:
+def result_rewards(result: Result, scale: float, share: float = 0.8, table: float = 0.0) -> list[float]:
     """Per seat at the end: ``share`` × win share (1/k for k shared winners) plus the rest ×
     the margin reward, so a lost game lost by less is still worth a little more."""
-    margins = margin_rewards(result.scores, scale)
+    margins = margin_rewards(result.scores, scale, table)
     return [share * result.win_share(p) + (1 - share) * margins[p] for p in range(len(result.scores))]
 
 
