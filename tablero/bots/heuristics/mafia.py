@@ -30,6 +30,7 @@ from random import Random
 from tablero.games.mafia import data
 from tablero.games.mafia.actions import MLAction
 from tablero.games.mafia.data import ACTIONS, CHARS, JOBS_BY_ID, MONEY, POWERS
+from tablero.games.mafia.engine import job_dice, tags_fulfilled
 from tablero.games.mafia.view import MafiaView, PrivateView
 
 FIELDS = ("job", "k1", "k2", "k3", "k4")
@@ -416,10 +417,10 @@ class GreedyMafia:
                     continue
                 seen.add(key)
                 cards = cur + list(combo)
-                if self._tags_ok(job.tags, cards):
+                if tags_fulfilled(job.tags, cards):
                     p = 1.0
                 else:
-                    dice = min(data.MAX_DICE, sum(ACTIONS[c].dice for c in cards if c in ACTIONS))
+                    dice = job_dice(cards)
                     p = dice_chance(dice, target)
                     if p < 0.5:
                         continue
@@ -429,17 +430,6 @@ class GreedyMafia:
                 first = max(combo, key=lambda c: (ACTIONS[c].tag in job.tags, ACTIONS[c].dice))
                 out.append((val, options[first]))
         return out
-
-    @staticmethod
-    def _tags_ok(tags: tuple[str, ...], cards: list[str]) -> bool:
-        need: dict[str, int] = {}
-        for t in tags:
-            need[t] = need.get(t, 0) + 1
-        have: dict[str, int] = {}
-        for c in cards:
-            if c in ACTIONS and ACTIONS[c].tag:
-                have[ACTIONS[c].tag] = have.get(ACTIONS[c].tag, 0) + 1
-        return all(have.get(t, 0) >= k for t, k in need.items())
 
     def _attack_plans(self, v: MafiaView, me: int, plays: list[MLAction]) -> list[tuple[float, MLAction]]:
         out: list[tuple[float, MLAction]] = []
@@ -495,10 +485,10 @@ class GreedyMafia:
             return skip
         job = JOBS_BY_ID[v.public.job]
         cards = [c for c, *_ in v.grid[me][0] if c in ACTIONS and ACTIONS[c].symbol != "star"]
-        if self._tags_ok(job.tags, cards):
+        if tags_fulfilled(job.tags, cards):
             return attempt
         target = job.dice_sum - (data.EV06_DICE if "EV06" in v.public.this_events else 0)
-        dice = min(data.MAX_DICE, sum(ACTIONS[c].dice for c in cards))
+        dice = job_dice(cards)
         return attempt if dice_chance(dice, target) >= 0.5 else skip
 
     # ------------------------------------------------------------------ reactions
@@ -552,7 +542,7 @@ class GreedyMafia:
         job = JOBS_BY_ID[v.public.job]
         cards = [c for c, _, ign, _ in v.grid[me][0] if c in ACTIONS and not ign]
         target = job.dice_sum - (data.EV06_DICE if "EV06" in v.public.this_events else 0)
-        dice = min(data.MAX_DICE, sum(ACTIONS[c].dice for c in cards))
+        dice = job_dice(cards)
         p = dice_chance(dice, target)
         roll = p * (job.ep + 0.4 * job.dollar) > (1 - p) * job.failure * 2.5
         return next((a for a in legal if a.kind == ("job_roll" if roll else "job_abandon")), None)

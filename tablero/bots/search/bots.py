@@ -29,7 +29,7 @@ from dataclasses import replace
 from random import Random
 from typing import Any, Final
 
-from tablero.bots.search.ismcts import ISMCTS, Budget, SearchResult
+from tablero.bots.search.ismcts import ISMCTS, OPPONENTS, Budget, SearchResult
 from tablero.bots.search.model import GenericModel, SearchModel
 from tablero.bots.search.models.doncarlo import DonCarloModel
 from tablero.bots.search.models.elgrande import ElGrandeModel
@@ -105,7 +105,7 @@ def level_budget(game_id: str, level: str) -> Budget:
 _FLOAT: Final = ("seconds", "c", "epsilon", "prior", "table")
 _INT: Final = ("iterations", "depth", "phases")
 _BOOL: Final = ("prune",)
-_CHOICE: Final[Mapping[str, tuple[str, ...]]] = {"opponents": ("search", "policy")}
+_CHOICE: Final[Mapping[str, tuple[str, ...]]] = {"opponents": OPPONENTS}
 
 
 def parse_budget(params: Sequence[str], base: Budget) -> Budget:

@@ -44,10 +44,13 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from random import Random
-from typing import Any
+from typing import Any, Final
 
 from tablero.bots.search.model import SearchModel, margin_rewards, result_rewards
 from tablero.core.protocol import CHANCE, Game
+
+OPPONENTS: Final = ("search", "policy")
+"""How the other seats choose in the tree (:attr:`Budget.opponents`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,8 +104,8 @@ class Budget:
             raise ValueError("c must be >= 0 and epsilon in [0, 1]")
         if self.prior < 0 or self.phases < 0:
             raise ValueError("prior and phases must be >= 0")
-        if self.opponents not in ("search", "policy"):
-            raise ValueError("opponents must be search or policy")
+        if self.opponents not in OPPONENTS:
+            raise ValueError(f"opponents must be one of {', '.join(OPPONENTS)}")
         if not 0 <= self.table <= 1:
             raise ValueError("table must be in [0, 1]")
 
@@ -309,10 +312,7 @@ class ISMCTS:
                 if len(legal) == 1 and not at_root:  # the root always keeps statistics
                     action = legal[0]
                 elif policy_others and q != seat:  # another seat plays its policy, unsearched
-                    if rng.random() < epsilon:
-                        action = legal[rng.randrange(len(legal))]
-                    else:
-                        action = model.rollout(game, world, q, legal, rng)
+                    action = _policy(model, game, world, q, legal, rng, epsilon)
                 else:
                     hint = model.rollout(game, world, q, legal, rng) if prior else None
                     action, edge, expanded = _select(node, legal, c, rng, hint, prior)
@@ -335,14 +335,19 @@ class ISMCTS:
                 action = legal[0]
             else:
                 left -= 1
-                if rng.random() < epsilon:
-                    action = legal[rng.randrange(len(legal))]
-                else:
-                    action = model.rollout(game, world, q, legal, rng)
+                action = _policy(model, game, world, q, legal, rng, epsilon)
             apply(world, q, action)
         for edge, p in path:
             edge.visits += 1
             edge.total += rewards[p]
+
+
+def _policy(model: SearchModel, game: Game[Any, Any, Any], world: Any, q: int, legal: Sequence[Any],
+            rng: Random, epsilon: float) -> Any:
+    """The playout policy's move, or with probability ``epsilon`` a uniformly random one."""
+    if rng.random() < epsilon:
+        return legal[rng.randrange(len(legal))]
+    return model.rollout(game, world, q, legal, rng)
 
 
 def _select(node: Node, legal: Sequence[Any], c: float, rng: Random, hint: Any = None,

@@ -469,8 +469,13 @@ def lose_character(s: MafiaState, owner: int, card: str, to: int, ev: Events) ->
 # ---------------------------------------------------------------------------- jobs (§9)
 def job_tags_ok(s: MafiaState, cards: Sequence[str]) -> bool:
     """The cards fulfil the open job by its tags (§9.1)."""
+    return tags_fulfilled(JOBS_BY_ID[s.job].tags, cards)
+
+
+def tags_fulfilled(tags: Sequence[str], cards: Sequence[str]) -> bool:
+    """The tags on ``cards`` (one per tool card) include every one of ``tags`` (§9.1)."""
     need: dict[str, int] = {}
-    for tag in JOBS_BY_ID[s.job].tags:
+    for tag in tags:
         add_card(need, tag)
     have: dict[str, int] = {}
     for c in cards:
