@@ -47,7 +47,7 @@ pytest: install
 
 ## Thousands of random games per game and player count.
 test-deep: install services
-	TABLERO_TEST_PG_URL=$(PG_URL) TABLERO_DEEP=1 HYPOTHESIS_PROFILE=deep $(BIN)/pytest -q -n $(JOBS) tests
+	TABLERO_TEST_PG_URL=$(PG_URL) TABLERO_DEEP=1 HYPOTHESIS_PROFILE=deep $(BIN)/pytest -q -n $(JOBS) --timeout=5400 tests
 
 ## Random playout speed of every game, as JSON lines.
 bench: install

@@ -164,7 +164,7 @@ def speed(game_id: str, players: int, level: str, points: int, seed: int) -> dic
     return {
         "game": game_id, "players": players, "level": level,
         "budget": {"iterations": budget.iterations, "seconds": budget.seconds, "depth": budget.depth,
-                   "phases": budget.phases, "prior": budget.prior},
+                   "phases": budget.phases, "prior": budget.prior, "prune": budget.prune, "reuse": budget.reuse},
         "decisions": len(times),
         "think_seconds_median": round(statistics.median(times), 3),
         "think_seconds_max": round(max(times), 3),
@@ -206,7 +206,9 @@ def tables(report: dict[str, Any], games: Collection[str] | None = None) -> str:
                    f"depth {b['depth']}" if b["depth"] else "to the end")
         budget = ", ".join(x for x in (f"{b['iterations']} it" if b["iterations"] else "",
                                        f"{b['seconds']:g} s" if b["seconds"] else "", horizon,
-                                       f"prior {b['prior']:g}" if b.get("prior") else "") if x)
+                                       f"prior {b['prior']:g}" if b.get("prior") else "",
+                                       "shortlist" if b.get("prune") else "",
+                                       "no reuse" if b.get("reuse") is False else "") if x)
         lines.append(f"| {GAME_NAMES.get(row['game'], row['game'])} | {row['players']} | {row['level']} | "
                      f"{budget} | {row['think_seconds_median']:.2f} / {row['think_seconds_max']:.2f} s | "
                      f"{row['iterations_per_s']:.0f} | {row['determinize_us']:.0f} µs | {row['clone_us']:.1f} µs |")

@@ -302,15 +302,16 @@ def test_analysis_follows_the_record(game_id: str, tmp_path: Any) -> None:
     assert data["worst"] is None or data["worst"] in {d["index"] for d in data["decisions"]}
 
 
-def test_subtree_reuse_within_a_compound_turn_only() -> None:
+@pytest.mark.parametrize("reuse", [True, False])
+def test_subtree_reuse_within_a_compound_turn_only(reuse: bool) -> None:
     """El Grande places caballeros one at a time: the search goes on from the last one's subtree;
-    after another seat's move or a draw it starts afresh."""
+    after another seat's move or a draw it starts afresh. With ``reuse=false`` always afresh."""
     game = get_game("el-grande")
     m = Match(game, ["ismcts", "random", "random"], seed=5)
-    bots = {0: make_bot("ismcts:iterations=30:depth=4", game.id), 1: make_bot("random", game.id),
-            2: make_bot("random", game.id)}
+    spec = f"ismcts:iterations=30:depth=4:reuse={str(reuse).lower()}"
+    bots = {0: make_bot(spec, game.id), 1: make_bot("random", game.id), 2: make_bot("random", game.id)}
     rngs = {p: Random(p) for p in bots}
-    reused, fresh = 0, 0
+    reused, fresh, own = 0, 0, 0
     for _ in range(300):
         if m.is_over():
             break
@@ -324,7 +325,10 @@ def test_subtree_reuse_within_a_compound_turn_only() -> None:
             if previous != 0:
                 assert last.reused == 0, "another seat or chance came between: no reuse"
                 fresh += 1
-            elif last.reused:
+            else:
+                own += 1  # right after its own move: reuse is possible
+            if last.reused:
                 reused += 1
                 assert sum(o.visits for o in last.options) == last.iterations + last.reused
-    assert reused >= 3 and fresh >= 3
+    assert fresh >= 3 and own >= 3
+    assert reused >= 3 if reuse else reused == 0

@@ -42,16 +42,22 @@ def _pg_url() -> str | None:
 
 
 def _worker_db(base: str) -> str:
-    """One database per xdist worker, created on demand, emptied for each test."""
+    """One database per xdist worker, created on demand, emptied for each test.
+
+    Connections an earlier test left open on it are ended first: one left inside a transaction
+    holds its locks, and dropping the tables would wait for it for ever.
+    """
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
     name = f"tablero_test_{worker}"
     admin = create_engine(base, isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
         if conn.execute(text("select 1 from pg_database where datname = :n"), {"n": name}).first() is None:
             conn.execute(text(f'CREATE DATABASE "{name}"'))
+        conn.execute(text("select pg_terminate_backend(pid) from pg_stat_activity "
+                          "where datname = :n and pid <> pg_backend_pid()"), {"n": name})
     admin.dispose()
     url = base.rsplit("/", 1)[0] + "/" + name
-    engine = create_engine(url)
+    engine = create_engine(url, connect_args={"options": "-c lock_timeout=30000"})
     metadata.drop_all(engine)
     engine.dispose()
     return url

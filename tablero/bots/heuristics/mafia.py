@@ -101,26 +101,6 @@ class GreedyMafia:
         pick = self._decide(view, me, legal, kinds)
         return pick if pick is not None and pick in legal else legal[0]
 
-    def candidates(self, view: MafiaView, legal: Sequence[MLAction]) -> list[MLAction]:
-        """The moves worth a search's look: on a play decision, the first card of the best
-        plan for each character column, the job and each attack, and ending the plays (not
-        the dozens of other plays and money moves: the bot's own choice is one of these, see
-        ``_step2``); every legal move elsewhere."""
-        kinds = {a.kind for a in legal}
-        plays = [a for a in legal if a.kind == "play"]
-        if "end_plays" not in kinds or not plays:
-            return list(legal)
-        me = view.viewer
-        assert me is not None, "greedy needs a seat's own view"
-        left = view.public.limit - view.public.played
-        out = [a for a in legal if a.kind == "end_plays"]
-        for plans in (self._char_plans(view, me, plays, left), self._job_plans(view, me, plays, left),
-                      self._attack_plans(view, me, plays)):
-            for _, a in plans:
-                if a not in out:
-                    out.append(a)
-        return out  # the greedy choice is among them: the best plan's first card, or the end
-
     # ------------------------------------------------------------------ dispatch
     def _decide(self, v: MafiaView, me: int, legal: Sequence[MLAction], kinds: set[str]) -> MLAction | None:
         if "family" in kinds:

@@ -8,7 +8,7 @@ playouts that many phases on), ``prior`` (weight of the playout policy's choice 
 ``prune`` (true: choose among the model's shortlist only), ``table`` (share of the reward
 that is the margin over the other seats' mean, not over the best of them), ``opponents``
 (``search``: every seat searched in its own tree; ``policy``: the other seats play the
-playout policy in the tree too). A budget of ``seconds`` only drops
+playout policy in the tree too), ``reuse`` (false: no subtree reuse). A budget of ``seconds`` only drops
 the default iteration count; giving both stops at whichever comes first.
 
 The levels people pick from are fixed budgets per game (:data:`LEVELS`):
@@ -51,7 +51,8 @@ MODELS: Final[Mapping[str, type]] = {
 BASES: Final[Mapping[str, Budget]] = {
     "don-carlo": Budget(iterations=400, depth=0, epsilon=0.0),
     "el-grande": Budget(iterations=400, depth=20, c=0.4, epsilon=0.03),
-    "mafia-legend": Budget(iterations=400, depth=40, phases=1, c=0.4, epsilon=0.03, prior=1.0),
+    "mafia-legend": Budget(iterations=400, depth=40, phases=1, c=0.4, epsilon=0.03, prior=1.0, prune=True,
+                           reuse=False),
 }
 """The budget ``ismcts`` starts from per game, before its parameters (else ``Budget()``): the
 depth, exploration and playout noise of the game's levels, 400 iterations."""
@@ -69,8 +70,11 @@ LEVELS: Final[Mapping[str, Mapping[str, Budget]]] = {
     },
     "mafia-legend": {
         "easy": Budget(iterations=120, depth=4, epsilon=0.5),
-        "medium": Budget(iterations=400, depth=40, phases=1, c=0.4, epsilon=0.03, prior=1.0),
-        "hard": Budget(iterations=3000, seconds=3.0, depth=40, phases=1, c=0.4, epsilon=0.03, prior=1.0),
+        "medium": Budget(iterations=150, depth=40, phases=1, c=0.4, epsilon=0.03, prior=1.0, prune=True,
+                         reuse=False),
+        # more iterations measured weaker here (docs/bots.md): hard is the best budget measured
+        "hard": Budget(iterations=400, seconds=3.0, depth=40, phases=1, c=0.4, epsilon=0.03, prior=1.0,
+                       prune=True, reuse=False),
     },
 }
 """Budgets of the levels per game (see docs/bots.md for how they were chosen)."""
@@ -104,7 +108,7 @@ def level_budget(game_id: str, level: str) -> Budget:
 
 _FLOAT: Final = ("seconds", "c", "epsilon", "prior", "table")
 _INT: Final = ("iterations", "depth", "phases")
-_BOOL: Final = ("prune",)
+_BOOL: Final = ("prune", "reuse")
 _CHOICE: Final[Mapping[str, tuple[str, ...]]] = {"opponents": OPPONENTS}
 
 
@@ -170,7 +174,7 @@ class SearchBot:
         if len(legal) == 1:
             return legal[0]
         trees = None
-        if self._played is not None:
+        if self._played is not None and self.budget.reuse:
             old_view, action, old = self._played
             trees = self.search.follow(old.trees, old_view, action, view, Random(0))
         self.last = self.search.search_view(view, legal, rng, trees=trees)

@@ -73,6 +73,9 @@ class Budget:
     where the clock has advanced ``phases`` steps from the position searched (and after
     ``depth`` decisions at most), so every option is judged at the same point of the game;
     0 = cut by ``depth`` alone."""
+    reuse: bool = True
+    """A bot's next search goes on from the subtree of its last move where that is valid
+    (:meth:`ISMCTS.follow`); False: every search starts afresh."""
     prune: bool = False
     """With a model that has ``candidates`` (a shortlist of the moves worth a look, from the
     seat's information): the tree chooses among them only. Analysis of a game never prunes."""
