@@ -55,26 +55,25 @@ BASES: Final[Mapping[str, Budget]] = {
                            reuse=False),
 }
 """The budget ``ismcts`` starts from per game, before its parameters (else ``Budget()``): the
-depth, exploration and playout noise of the game's levels, 400 iterations."""
+horizon, exploration, playout noise and tree options of the game's ``medium`` and ``hard``
+levels, 400 iterations."""
 
 LEVELS: Final[Mapping[str, Mapping[str, Budget]]] = {
     "don-carlo": {
         "easy": Budget(iterations=40, depth=4, epsilon=0.5),
-        "medium": Budget(iterations=250, depth=0, epsilon=0.0),
-        "hard": Budget(iterations=1000, seconds=4.0, depth=0, epsilon=0.0),
+        "medium": replace(BASES["don-carlo"], iterations=250),
+        "hard": replace(BASES["don-carlo"], iterations=1000, seconds=4.0),
     },
     "el-grande": {
         "easy": Budget(iterations=200, depth=6, epsilon=0.5),
-        "medium": Budget(iterations=600, depth=20, c=0.4, epsilon=0.03),
-        "hard": Budget(iterations=4000, seconds=3.0, depth=20, c=0.4, epsilon=0.03),
+        "medium": replace(BASES["el-grande"], iterations=600),
+        "hard": replace(BASES["el-grande"], iterations=4000, seconds=3.0),
     },
     "mafia-legend": {
         "easy": Budget(iterations=120, depth=4, epsilon=0.5),
-        "medium": Budget(iterations=150, depth=40, phases=1, c=0.4, epsilon=0.03, prior=1.0, prune=True,
-                         reuse=False),
+        "medium": replace(BASES["mafia-legend"], iterations=150),
         # more iterations measured weaker here (docs/bots.md): hard is the best budget measured
-        "hard": Budget(iterations=400, seconds=3.0, depth=40, phases=1, c=0.4, epsilon=0.03, prior=1.0,
-                       prune=True, reuse=False),
+        "hard": replace(BASES["mafia-legend"], seconds=3.0),
     },
 }
 """Budgets of the levels per game (see docs/bots.md for how they were chosen)."""

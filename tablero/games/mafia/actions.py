@@ -36,6 +36,10 @@ KINDS: Final = frozenset({
     "reroll", "no_reroll", "family_ties", "choose_event", "a_draw", "discard", "set_aside", "politik",
 })
 
+MONEY_MOVES: Final = frozenset({"to_hand", "to_screen"})
+"""The kinds that move one money card between screen and hand (§7.2): the same decision comes
+again after them."""
+
 FIELD_NAMES: Final = ("job", "k1", "k2", "k3", "k4")
 """The wire names of a seat's job field and character fields K1-K4 (field index 0-4)."""
 JOB_FIELD: Final = 0

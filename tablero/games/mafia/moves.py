@@ -12,6 +12,7 @@ from tablero.games.mafia import data
 from tablero.games.mafia.actions import (
     FIELD_NAMES,
     JOB_FIELD,
+    MONEY_MOVES,
     SPITZEL_COLUMNS,
     MLAction,
     act,
@@ -536,7 +537,7 @@ def redact_action(s: MafiaState, player: int, a: MLAction, viewer: Viewer) -> ML
             if d is not None and d.kind == "chance_draw" and d.seat >= 0 and viewer != d.seat:
                 return act("draw")
         return a
-    if k in ("to_hand", "to_screen", "set_aside"):
+    if k in MONEY_MOVES or k == "set_aside":
         return act(k)
     if k == "spitzel_take" and len(a.args) == 3:
         return act("spitzel_take", a.args[0], a.args[2])

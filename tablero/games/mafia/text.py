@@ -7,7 +7,7 @@ from collections.abc import Callable
 from tablero.core.messages import Catalogue, Message
 from tablero.core.protocol import CHANCE, Player, Viewer
 from tablero.games.mafia import data
-from tablero.games.mafia.actions import MLAction
+from tablero.games.mafia.actions import MONEY_MOVES, MLAction
 from tablero.games.mafia.data import ACTIONS, CHARS, JOBS_BY_ID, MONEY
 from tablero.games.mafia.moves import redact_action
 from tablero.games.mafia.state import MafiaState
@@ -257,7 +257,7 @@ def option_message(a: MLAction, player: int) -> Message:
         return Message("ml.o.family", family=data.FAMILY_NAMES.get(args[0], args[0]))
     if k == "disc":
         return Message(f"ml.o.disc.{args[0]}")
-    if k in ("to_hand", "to_screen"):
+    if k in MONEY_MOVES:
         return Message(f"ml.o.{k}", card=card_name(args[0])) if args else Message(f"ml.o.{k}.hidden")
     if k == "play":
         hidden = len(args) == 2

@@ -48,6 +48,7 @@ from typing import Any, Final, cast
 from tablero.bots.heuristics.mafia import GreedyMafia, dice_chance
 from tablero.core.protocol import Game
 from tablero.games.mafia import data
+from tablero.games.mafia.actions import MONEY_MOVES
 from tablero.games.mafia.data import ACTIONS, CHARS, JOBS_BY_ID, MONEY, POWERS
 from tablero.games.mafia.engine import job_dice, job_tags_ok
 from tablero.games.mafia.state import DISC, SEEN_BY_ALL, MafiaState
@@ -70,8 +71,6 @@ estimate's scale (measured on greedy games). Without it a search cut off in the 
 phase sees the seats whose turns fell inside its horizon ahead of the others."""
 VP_PER_MONTH: Final = 5.0
 """The leader's pace (VP a month) that caps the months the power cards still pay."""
-MONEY_MOVES: Final = frozenset({"to_hand", "to_screen"})
-"""The action kinds that move one money card between screen and hand (§7.2)."""
 CONTEST_SPREAD: Final = 1.3
 """How sharply the stronger of two eligible fields is expected to win (in card values)."""
 
