@@ -270,13 +270,19 @@ def lobby_page(service: GameService, lang: str) -> str:
 </body></html>"""
 
 
+TABLE_PARTS = ("chat.js", "endscreen.js", "replay.js", "tutorial.js")
+"""The table's parts beside app.js (each adds to ``Tablero.parts``), loaded when present."""
+
+
 def table_page(game_id: str, title: str, table_id: str) -> str:
     extra = f'\n<link rel="stylesheet" href="/static/games/{game_id}/board.css">'
+    parts = "".join(f'\n<script src="/static/app/{name}"></script>' for name in TABLE_PARTS
+                    if (STATIC / name).is_file())
     return _head(f"{title} — tablero", extra) + f"""
 <body class="table-page" data-game="{game_id}" data-id="{html.escape(table_id)}">
 <div id="app"><p class="loading">{html.escape(title)}</p></div>
 <script src="/static/app/boardkit.js"></script>
-<script src="/static/app/app.js"></script>
+<script src="/static/app/app.js"></script>{parts}
 <script src="/static/games/{game_id}/board.js"></script>
 <script>Tablero.table();</script>
 </body></html>"""

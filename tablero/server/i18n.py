@@ -13,7 +13,7 @@ WEB_CATALOGUE: Catalogue = {
     "de": {"web.hint": "{seat} hat um einen Tipp gebeten"},
 }
 
-UI: dict[str, dict[str, str]] = {
+_BASE_UI: dict[str, dict[str, str]] = {
     "en": {
         "lobby.intro": "Play El Grande, Don Carlo and Mafia Legend with their exact rules: online with friends, "
                        "at one table on one screen, or against bots in any seat.",
@@ -233,3 +233,26 @@ UI: dict[str, dict[str, str]] = {
         "error.hint/off": "Tipps sind an diesem Tisch aus.",
     },
 }
+
+
+# Words of each part of the client, one dict per part (each {"en": {...}, "de": {...}}), merged
+# into UI below. A part keeps its words beside the others' so parts can grow independently.
+LOBBY_UI: dict[str, dict[str, str]] = {"en": {}, "de": {}}
+"""Lobby, join page, invites and links."""
+TABLE_UI: dict[str, dict[str, str]] = {"en": {}, "de": {}}
+"""The table: moves, confirm step, clocks, log."""
+END_UI: dict[str, dict[str, str]] = {"en": {}, "de": {}}
+"""The end screen: scores, breakdown, chart."""
+REPLAY_UI: dict[str, dict[str, str]] = {"en": {}, "de": {}}
+"""Replay of a finished game."""
+CHAT_UI: dict[str, dict[str, str]] = {"en": {}, "de": {}}
+"""Chat and "your turn" alerts."""
+RULES_UI: dict[str, dict[str, str]] = {"en": {}, "de": {}}
+"""Rules pages and help links."""
+
+_PARTS = (_BASE_UI, LOBBY_UI, TABLE_UI, END_UI, REPLAY_UI, CHAT_UI, RULES_UI)
+
+UI: dict[str, dict[str, str]] = {
+    lang: {k: v for part in _PARTS for k, v in part[lang].items()} for lang in ("en", "de")
+}
+"""Every word of the web client, per language (tests check both languages have the same keys)."""

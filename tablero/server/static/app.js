@@ -651,6 +651,10 @@
       } catch (e) { S.error = e.message; draw(); }
     }
 
+    /* What the table's parts (Tablero.parts, from the other scripts) may use. */
+    const ctx = { S, id, gameId, data, app, send, draw: () => draw(), act, kit: (root, p) => boardKit(root, p) };
+    window.Tablero.ctx = ctx;
+
     document.addEventListener("keydown", (e) => {
       if (e.target && (e.target.tagName === "INPUT" || e.target.tagName === "SELECT")) return;
       if (/^[1-9]$/.test(e.key)) {
@@ -667,5 +671,11 @@
     draw();
   }
 
-  window.Tablero = { lobby, table, join };
+  /* Shared with the client's other scripts (chat.js, endscreen.js, replay.js, ...), which load
+   * after this one and add their parts to Tablero.parts: each part is a function the table
+   * calls with (payload, ctx). */
+  window.Tablero = {
+    lobby, table, join, parts: {},
+    util: { el, t, api, botLabel, saved, save, langSwitch, loadUI, get lang() { return lang; } },
+  };
 })();
