@@ -208,5 +208,6 @@ class PlaySession:
         if result is None:
             return
         c.print(result_table(result, self.tr))
-        winners = ", ".join(self.tr.seat(p) for p in result.winners)
-        c.print(f"[bold]{escape(self.t('cli.winners', seats=winners))}[/bold]")
+        winners = (self.t("cli.winners", seats=tuple(result.winners)) if result.winners
+                   else self.t("cli.no_winner"))
+        c.print(f"[bold]{escape(winners)}[/bold]")

@@ -25,6 +25,12 @@ class ErrorCode(StrEnum):
     REVIEW_FAILED = "review/failed"
     HINTS_OFF = "hint/off"
     HINT_FAILED = "hint/failed"
+    CHAT_OFF = "chat/off"
+    CHAT_FORBIDDEN = "chat/forbidden"
+    CHAT_MUTED = "chat/muted"
+    CHAT_EMPTY = "chat/empty"
+    CHAT_TOO_LONG = "chat/too_long"
+    CHAT_TOO_FAST = "chat/too_fast"
 
 
 class TableroError(ValueError):

@@ -253,6 +253,42 @@ class Match(Generic[S, A, V]):
         """True if ``seat`` may take back its last decision now."""
         return self.undoable and self._undo_target(seat) is not None
 
+    def closes_takeback(self, seat: Player, action: A) -> bool:
+        """True if ``seat`` could not take ``action`` back right after playing it now.
+
+        The take-back rule (see :meth:`undo`) read forward: ``action`` and what the driver
+        applies at once after it (:meth:`advance`) are tried on a copy of the state. The window
+        closes when one of them makes an event that ends take-backs (a reveal, a line shown to
+        some seats only), when a chance outcome comes next (a card drawn, a die rolled), when
+        another seat's forced step comes next, or when the game ends. A move that hands the
+        decision to another seat closes nothing by itself: the seat may take it back until
+        that seat acts. ``action`` must be one of ``seat``'s legal actions now.
+
+        It reads the position as :meth:`advance` does (the events' visibility, who acts next,
+        forced steps), which the game keeps public: a client may ask before a move that cannot
+        be taken back (the conformance suite's forced-step check and the server's leak test
+        hold this to account). It does not depend on whether this match allows take-backs.
+        """
+        game = self.game
+        state = self.state.clone()
+        actor, act = seat, action
+        while True:
+            evs: list[Event] = []
+            game.apply_unchecked(state, actor, act, evs)
+            if any(e.ends_takeback for e in evs):
+                return True
+            actors = game.to_act(state)
+            if not actors or actors[0] == CHANCE:
+                return True
+            forced = next(((p, legal[0]) for p in actors
+                           for legal in (game.legal_actions(state, p),)
+                           if len(legal) == 1 and not game.always_asked(state, p)), None)
+            if forced is None:
+                return False
+            if forced[0] != seat:
+                return True
+            actor, act = forced
+
     def undo(self, seat: Player) -> None:
         """Take back ``seat``'s last decision (and the forced steps of its own that followed).
 

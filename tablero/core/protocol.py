@@ -150,6 +150,59 @@ class Result:
         return {"scores": list(self.scores), "ranks": list(self.ranks), "winners": list(self.winners)}
 
 
+@dataclass(frozen=True, slots=True)
+class SheetRow:
+    """One line of a score sheet: where points came from, and each seat's points from it."""
+
+    label: Message
+    values: tuple[float, ...]
+    """Points per seat (seat order), negative for points lost."""
+    group: Message | None = None
+    """The heading the row sits under (a scoring round, "Influence", ...); None: no heading."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"label": self.label.to_json(), "group": None if self.group is None else self.group.to_json(),
+                "values": list(self.values)}
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreSheet:
+    """Where each seat's final score came from: a column per seat, a row per source, a total row.
+
+    Built by :meth:`Game.score_sheet` from public facts only. The total row is the column sums
+    (:attr:`totals`), which equal the game's ``Result.scores`` (the tests check it over random
+    games of every game and player count). Labels are messages of the game's catalogue.
+    """
+
+    players: int
+    rows: tuple[SheetRow, ...]
+    total: Message
+    """The label of the total row."""
+
+    def __post_init__(self) -> None:
+        for row in self.rows:
+            if len(row.values) != self.players:
+                raise ValueError(f"score sheet row {row.label.id}: {len(row.values)} values for {self.players} seats")
+
+    @property
+    def totals(self) -> tuple[float, ...]:
+        """The total row: each seat's sum over the rows."""
+        return tuple(sum(r.values[p] for r in self.rows) for p in range(self.players))
+
+    def messages(self) -> list[Message]:
+        """Every label of the sheet (for catalogue checks)."""
+        out = [self.total]
+        for r in self.rows:
+            out.append(r.label)
+            if r.group is not None:
+                out.append(r.group)
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {"players": self.players, "rows": [r.to_json() for r in self.rows],
+                "total": {"label": self.total.to_json(), "values": list(self.totals)}}
+
+
 def parse_bool(text: str) -> bool:
     t = text.strip().lower()
     if t in ("1", "true", "yes", "on", "ja"):
@@ -358,6 +411,17 @@ class Game(ABC, Generic[S, A, V]):
     def result(self, state: S) -> Result | None:
         """Final result once terminal, else None."""
 
+    def score_sheet(self, state: S, log: Sequence[Message]) -> ScoreSheet | None:
+        """Where the final scores of a finished game came from; None: the game gives no breakdown.
+
+        ``state`` is the final state, ``log`` the game's whole log as a spectator sees it, in
+        order, without the lines of entries that were taken back. Only public facts may go in
+        (the end screen shows the sheet to everyone); the totals equal ``result(state).scores``.
+        Games build it from the final state (Don Carlo's agents) or by reading their own log
+        lines (El Grande's scorings, Mafia Legend's VP lines). Default: None.
+        """
+        return None
+
     def num_players(self, state: S) -> int:
         """The number of seats of the game in ``state`` (every state here keeps it as ``n``)."""
         n: int = getattr(state, "n")  # noqa: B009 - the State protocol does not name it
@@ -400,6 +464,15 @@ class Game(ABC, Generic[S, A, V]):
     @abstractmethod
     def catalogue(self) -> Catalogue:
         """Message templates per language for every message id this game emits."""
+
+    def starts_section(self, msg: Message) -> bool:
+        """True for the log line that opens a section of the game (a round, a month).
+
+        Clients show such lines as headers and jump between them (the web table's log and its
+        replay). A game says it by the message alone, so it holds for every viewer's copy of
+        the line; such a line is public. Default: no sections.
+        """
+        return False
 
     @abstractmethod
     def render(self, view: V, tr: Callable[[Message], str]) -> str:

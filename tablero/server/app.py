@@ -25,7 +25,10 @@ from tablero.bots.search.ismcts import Budget
 from tablero.core.errors import ErrorCode, TableroError
 from tablero.core.messages import CORE_CATALOGUE, LANGUAGES
 from tablero.registry import GAMES, get_game
+from tablero.server import tutorial as tutorials
 from tablero.server.i18n import UI, WEB_CATALOGUE
+from tablero.server.replay import Replays
+from tablero.server.rules_pages import pick_language, rules_page
 from tablero.server.service import (
     MAX_MESSAGE,
     Clock,
@@ -34,6 +37,7 @@ from tablero.server.service import (
     error_message,
 )
 from tablero.server.store import DEFAULT_URL, Store
+from tablero.server.summary import summary as end_summary
 from tablero.server.workers import REVIEW_BUDGET, Workers
 
 STATIC = Path(__file__).parent / "static"
@@ -44,6 +48,7 @@ STATUS: dict[str, int] = {
     ErrorCode.STALE: 409,
     ErrorCode.TOO_LARGE: 413,
     ErrorCode.REVIEW_FORBIDDEN: 403,
+    ErrorCode.NOT_OVER: 409,
 }
 
 
@@ -111,10 +116,24 @@ def create_app(
         live = service.get(game_id)
         return HTMLResponse(table_page(live.game.id, live.game.title, game_id))
 
+    @app.get("/rules/{game_id}", response_class=HTMLResponse)
+    async def rules(game_id: str, request: Request, lang: str | None = None) -> HTMLResponse:
+        return HTMLResponse(rules_page(game_id, pick_language(lang, request.headers.get("accept-language"))))
+
+    @app.get("/tutorial/{game_id}", response_class=HTMLResponse)
+    async def tutorial(game_id: str) -> HTMLResponse:
+        game = get_game(game_id)
+        return HTMLResponse(tutorial_page(game.id, game.title))
+
     @app.get("/join/{game_id}/{invite}", response_class=HTMLResponse)
     async def join(game_id: str, invite: str) -> HTMLResponse:
         live = service.get(game_id)
         return HTMLResponse(join_page(live.game.title, game_id))
+
+    @app.get("/favicon.svg")
+    @app.get("/favicon.ico")
+    async def favicon() -> Response:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
 
     @app.get("/static/games/{game_id}/{name}")
     async def board_file(game_id: str, name: str) -> Response:
@@ -127,8 +146,9 @@ def create_app(
 
     # ------------------------------------------------------------------ API
     @app.get("/api/meta")
-    async def meta() -> dict[str, Any]:
-        return {"games": service.games_meta(), "languages": list(LANGUAGES)}
+    async def meta(lang: str = "en") -> dict[str, Any]:
+        """The games for the lobby, their options' words in ``lang`` (one request for the form)."""
+        return {"games": service.games_meta(lang if lang in LANGUAGES else "en"), "languages": list(LANGUAGES)}
 
     @app.get("/api/i18n/{lang}")
     async def i18n(lang: str) -> dict[str, str]:
@@ -151,8 +171,10 @@ def create_app(
         return get_game(game_id).table_data()
 
     @app.get("/api/games")
-    async def games() -> dict[str, Any]:
-        return {"games": service.listing()}
+    async def games(lang: str = "en", mine: str = "") -> dict[str, Any]:
+        """The lobby's list, newest first; ``mine``: comma-separated ids this device plays (listed too)."""
+        ids = [x for x in mine.split(",") if x][:100]
+        return {"games": service.listing(lang if lang in LANGUAGES else "en", ids)}
 
     @app.post("/api/games")
     async def create(request: Request) -> dict[str, Any]:
@@ -166,7 +188,22 @@ def create_app(
         if not isinstance(invite, str):
             raise ServiceError("claim: give the 'invite'", code=ErrorCode.MALFORMED)
         name = body.get("name")
-        return service.claim(game_id, invite, name if isinstance(name, str) else None)
+        return await service.claim(game_id, invite, name if isinstance(name, str) else None)
+
+    @app.post("/api/games/{game_id}/invitation")
+    async def invitation(game_id: str, request: Request) -> dict[str, Any]:
+        """What the join page shows about an invite (the invite in the body, never in a query)."""
+        body = await _json_body(request)
+        invite, lang = body.get("invite"), body.get("lang", "en")
+        if not isinstance(invite, str) or not isinstance(lang, str):
+            raise ServiceError("invitation: give the 'invite' (and a 'lang')", code=ErrorCode.MALFORMED)
+        return service.invitation(game_id, invite, lang if lang in LANGUAGES else "en")
+
+    @app.post("/api/games/{game_id}/invite")
+    async def reinvite(game_id: str, request: Request) -> dict[str, Any]:
+        """The creator (``admin`` key in the body) revokes ``seat``'s device and gets a new invite."""
+        body = await _json_body(request)
+        return await service.reinvite(game_id, body.get("admin"), body.get("seat"))
 
     @app.post("/api/games/{game_id}/rematch")
     async def rematch(game_id: str, request: Request) -> dict[str, Any]:
@@ -179,6 +216,43 @@ def create_app(
     @app.get("/api/games/{game_id}/record")
     async def record(game_id: str) -> dict[str, Any]:
         return service.record(game_id)
+
+    @app.get("/api/games/{game_id}/summary")
+    async def summary(game_id: str, lang: str = "en") -> dict[str, Any]:
+        """The end screen's score sheet and scores over time, once the game is over: see :mod:`.summary`."""
+        return await end_summary(service.get(game_id), game_id, lang)
+
+    replays = Replays()
+
+    @app.get("/api/games/{game_id}/replay")
+    async def replay(game_id: str, seat: str = "", at: int | None = None, lang: str = "en") -> dict[str, Any]:
+        """Seat ``seat`` (empty or ``spectator``: the spectator) after ``at`` record entries of a
+        finished game (default: the end), with its log so far: see :mod:`tablero.server.replay`."""
+        live = service.get(game_id)
+        if seat in ("", "spectator"):
+            viewer = None
+        elif seat.isdigit():
+            viewer = int(seat)
+        else:
+            raise ServiceError("replay: 'seat' is a seat number or 'spectator'", code=ErrorCode.MALFORMED)
+        lang = lang if lang in LANGUAGES else "en"
+        out = replays.payload(game_id, live.match, viewer, at, live.tr(lang))
+        out["seats"] = service.public_seats(live, lang)
+        out["title"] = live.game.title
+        return out
+
+    @app.get("/api/tutorial/{game_id}")
+    async def tutorial_steps(game_id: str, lang: str = "en") -> dict[str, Any]:
+        """The game's tutorial: its steps in ``lang`` (see :mod:`tablero.server.tutorial`)."""
+        return tutorials.overview(game_id, lang)
+
+    @app.post("/api/tutorial/{game_id}/{index}")
+    async def tutorial_step(game_id: str, index: int, request: Request) -> dict[str, Any]:
+        """Step ``index`` with ``{"moves": [...], "lang": ...}``: seat 0's payload, accepted, explanation or hint."""
+        body = await _json_body(request)
+        lang = body.get("lang")
+        return await asyncio.to_thread(tutorials.step, game_id, index, body.get("moves", []),
+                                       lang if isinstance(lang, str) else None)
 
     # ------------------------------------------------------------------ live
     @app.websocket("/ws/{game_id}")
@@ -245,6 +319,7 @@ def _head(title: str, extra: str = "") -> str:
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{html.escape(title)}</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/static/app/style.css">{extra}
 </head>"""
 
@@ -253,6 +328,8 @@ def lobby_page(service: GameService, lang: str) -> str:
     ui = UI[lang]
     titles = "".join(
         f'<li data-game="{g.id}"><strong>{html.escape(g.title)}</strong> '
+        f'<a class="rules-link" href="/rules/{g.id}">{html.escape(ui["rules.link"])}</a> '
+        f'<a class="tutorial-link" href="/tutorial/{g.id}?lang={lang}">{html.escape(ui["tutorial.link"])}</a> '
         f'<span class="muted">{g.min_players}–{g.max_players} {html.escape(ui["lobby.players"])}</span></li>'
         for g in GAMES.values())
     return _head("tablero — El Grande, Don Carlo, Mafia Legend") + f"""
@@ -270,7 +347,7 @@ def lobby_page(service: GameService, lang: str) -> str:
 </body></html>"""
 
 
-TABLE_PARTS = ("chat.js", "endscreen.js", "replay.js", "tutorial.js")
+TABLE_PARTS = ("chat.js", "endscreen.js", "replay.js")
 """The table's parts beside app.js (each adds to ``Tablero.parts``), loaded when present."""
 
 
@@ -288,10 +365,30 @@ def table_page(game_id: str, title: str, table_id: str) -> str:
 </body></html>"""
 
 
+def tutorial_page(game_id: str, title: str) -> str:
+    """The tutorial's page: its own script (tutorial.js), the kit and the game's board; ``?lang=``
+    (en, de) is taken into the device's language setting before the scripts read it."""
+    extra = f'\n<link rel="stylesheet" href="/static/games/{game_id}/board.css">'
+    return _head(f"{title} — tablero", extra) + f"""
+<body class="tutorial-page" data-game="{game_id}">
+<div id="app"><p class="loading">{html.escape(title)}</p></div>
+<script>(function () {{
+  var l = new URLSearchParams(location.search).get("lang");
+  if (l === "en" || l === "de") {{ try {{ localStorage.setItem("tablero:lang", l); }} catch (e) {{}} }}
+}})();</script>
+<script src="/static/app/boardkit.js"></script>
+<script src="/static/app/app.js"></script>
+<script src="/static/app/tutorial.js"></script>
+<script src="/static/games/{game_id}/board.js"></script>
+<script>Tablero.tutorial();</script>
+</body></html>"""
+
+
 def join_page(title: str, table_id: str) -> str:
     return _head(f"{title} — tablero") + f"""
 <body class="join-page" data-id="{html.escape(table_id)}">
-<main class="card"><h1>{html.escape(title)}</h1><div id="join"></div></main>
+<header class="top"><h1><a class="home" href="/">tablero</a></h1><nav id="langs"></nav></header>
+<main><section class="card join-card"><h2>{html.escape(title)}</h2><div id="join"></div></section></main>
 <script src="/static/app/app.js"></script>
 <script>Tablero.join();</script>
 </body></html>"""

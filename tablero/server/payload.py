@@ -17,10 +17,12 @@ An update on the wire (``"type": "update"``)::
      "view": {...},                         # Game.observe(state, viewer).to_json()
      "legal": [{"text": "place galicia",    # the action's wire text: what "act" sends back
                 "label": "place a caballero in Galicia",  # Game.describe for the seat itself
-                "action": {"kind": "place", "area": "galicia"}}, ...],  # Action.to_json()
+                "action": {"kind": "place", "area": "galicia"},  # Action.to_json()
+                "final": false}, ...],              # true: cannot be taken back once played
      "can_undo": false, "log_since": 38,
      "log": [{"i": 39, "text": "Ann places a caballero in Galicia",       # i: the record entry
               "msg": {"id": "eg.place", "params": {"seat": 0, ...}}}, ...],  # the line as data
+                                           # + "section": true on a line opening a round/month
      "result": null, "clocks": {"0": 12.5}}
 
 The service adds the table's public facts, the same for every viewer (see
@@ -52,21 +54,29 @@ SEAT_LETTERS: tuple[str, ...] = ("A", "B", "C", "D", "E", "F")
 
 
 def log_lines(match: Match[Any, Any, Any], viewer: int | None, since: int, tr: Translator) -> list[dict[str, Any]]:
-    """Log lines from record entry ``since`` on, as ``viewer`` sees them: rendered and as the message."""
+    """Log lines from record entry ``since`` on, as ``viewer`` sees them: rendered and as the message.
+
+    A line that opens a round or month (``Game.starts_section``) carries ``"section": true``."""
     out: list[dict[str, Any]] = []
     events = match.events
+    game = match.game
     # The log only grows, in record order: skip the lines sent before without looking at them.
     for k in range(bisect_left(events, since, key=itemgetter(0)), len(events)):
         i, e = events[k]
         m = e.for_viewer(viewer)
         if m is not None:
-            out.append({"i": i, "text": tr(m), "msg": m.to_json()})
+            line: dict[str, Any] = {"i": i, "text": tr(m), "msg": m.to_json()}
+            if game.starts_section(m):
+                line["section"] = True
+            out.append(line)
     return out
 
 
 def legal_moves(match: Match[Any, Any, Any], seat: int, tr: Translator) -> list[dict[str, Any]]:
-    """``seat``'s legal moves as the wire carries them: text, the seat's own label, structure."""
-    return [{"text": a.to_text(), "label": tr(match.describe(seat, a, seat)), "action": a.to_json()}
+    """``seat``'s legal moves as the wire carries them: text, the seat's own label, structure, and
+    ``final``: the move cannot be taken back once played (:meth:`Match.closes_takeback`)."""
+    return [{"text": a.to_text(), "label": tr(match.describe(seat, a, seat)), "action": a.to_json(),
+             "final": match.closes_takeback(seat, a)}
             for a in match.legal(seat)]
 
 

@@ -24,7 +24,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
 from random import Random
@@ -39,9 +39,12 @@ from tablero.core.protocol import Game
 from tablero.core.record import GameRecord
 from tablero.core.rng import derive_seed
 from tablero.registry import GAMES, get_game
+from tablero.server import chat
 from tablero.server.i18n import WEB_CATALOGUE
+from tablero.server.lobby import option_meta, option_words, seat_name
 from tablero.server.payload import SEAT_COLOURS, SEAT_LETTERS, legal_moves, seat_payload
 from tablero.server.store import Store, StoredGame
+from tablero.server.summary import Summary
 from tablero.server.workers import INLINE_BOTS, REVIEW_BUDGET, ReviewJob, ThinkJob, Workers, think_job
 
 log = logging.getLogger("tablero.server")
@@ -55,6 +58,18 @@ invite link; ``bot``: a bot by name."""
 
 MAX_MESSAGE = 16_384
 """Largest client message (bytes of JSON) the server reads."""
+
+MAX_NAME = 24
+"""Longest seat name (characters)."""
+
+KEEP_OLD = 8
+"""How many used, replaced and revoked keys a seat remembers (to tell people why a link fails)."""
+
+INVITE_REFUSED = {
+    "taken": "this invite was already used: somebody took the seat with it",
+    "revoked": "the table's creator replaced this invite with a new one",
+    "unknown": "this is no invite of this table",
+}
 
 DEFAULT_BOT = "medium"
 """The bot of a new bot seat, and of "let a bot play" when the request names none."""
@@ -73,15 +88,6 @@ def error_message(exc: TableroError) -> str:
 
 def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def _option_text(value: object) -> object:
-    """An option default as the lobby shows it: plain values as they are, mappings as ``k:v,...``."""
-    if isinstance(value, (bool, int, str)):
-        return value
-    if isinstance(value, Mapping):
-        return ",".join(f"{k}:{v}" for k, v in value.items())
-    return str(value)
 
 
 def _new_id() -> str:
@@ -121,13 +127,23 @@ class LiveGame:
     """Set on every change of the table (entries, seating): a running search checks it is still current."""
     reviews: dict[tuple[int, str], dict[str, Any]] = field(default_factory=dict)
     """Reviews of a finished game, per (seat, language)."""
+    summary: Summary | None = None
+    """The end screen's summary of a finished game (:mod:`tablero.server.summary`), built when first asked."""
 
     def tr(self, lang: str) -> Translator:
         t = self.translators.get(lang)
         if t is None:
-            t = Translator(lang, [self.game.catalogue(), WEB_CATALOGUE], self.stored.players)
+            t = Translator(lang, [self.game.catalogue(), WEB_CATALOGUE], self.names(lang))
             self.translators[lang] = t
         return t
+
+    def names(self, lang: str) -> list[str]:
+        """The seats' names as ``lang`` shows them (a person not yet joined: "Player B"/"Spieler B").
+
+        Whoever changes a name (a person joining) clears ``translators``, so every line rendered
+        afterwards (and every viewer's whole log, re-sent) says the new name.
+        """
+        return [seat_name(n, i, lang) for i, n in enumerate(self.stored.players)]
 
     @property
     def version(self) -> int:
@@ -145,9 +161,14 @@ class LiveGame:
         return any(seat in c.seats for c in self.conns)
 
     @property
-    def notes(self) -> list[list[int]]:
-        """The table's hint notes, ``[entry index, seat]`` each: public log lines that are no record entries."""
-        notes: list[list[int]] = self.stored.settings.setdefault("hint_notes", [])
+    def notes(self) -> list[list[Any]]:
+        """The table's notes: public log lines that are no record entries.
+
+        Each is ``[entry index, seat]`` (the seat asked for a hint) or ``[entry index, seat, kind]``
+        with ``kind`` ``"timeout"`` (the seat's clock ran out: the stand-in moves) or ``"absent"``
+        (the seat is away: a bot plays it now); the line is ``web.<kind>`` of ``i18n.WEB_CATALOGUE``.
+        """
+        notes: list[list[Any]] = self.stored.settings.setdefault("hint_notes", [])
         return notes
 
     def touch(self) -> None:
@@ -179,7 +200,9 @@ class GameService:
 
     # ------------------------------------------------------------------ catalogue of games
     @staticmethod
-    def games_meta() -> list[dict[str, Any]]:
+    def games_meta(lang: str = "en") -> list[dict[str, Any]]:
+        """Every game for the lobby: players, bot levels, and its options in ``lang``
+        (:func:`~tablero.server.lobby.option_meta`: label, help, choices with their labels)."""
         out = []
         for g in GAMES.values():
             out.append({
@@ -189,11 +212,7 @@ class GameService:
                 "max_players": g.max_players,
                 "bots": [b for b in PLAYER_LEVELS if b in bot_names(g.id)],
                 "default_bot": DEFAULT_BOT,
-                "options": [
-                    {"name": o.name, "choices": list(o.choices), "help": o.help,
-                     "default": _option_text(o.default)}
-                    for o in g.options
-                ],
+                "options": option_meta(g, lang),
             })
         return out
 
@@ -215,6 +234,9 @@ class GameService:
             "hints": bool(spec.get("hints", False)),
             "stand_in": self.check_bot(stand_in, game.id, "stand_in: "),
             "hint_notes": [],
+            "chat": chat.chat_mode(spec.get("chat")),
+            "creator_seat": next((i for i, s in enumerate(seats_in)
+                                  if isinstance(s, Mapping) and s.get("kind") in ("you", "local")), None),
         }
         if settings["move_seconds"] < 0 or settings["away_seconds"] < 0:
             raise ServiceError("move_seconds and away_seconds must not be negative", code=ErrorCode.OPTION)
@@ -234,17 +256,16 @@ class GameService:
             if kind == "bot":
                 bot = self.check_bot(str(s.get("bot") or DEFAULT_BOT), game.id, f"seat {i}: ")
                 entry["bot"] = bot
-                name = name or f"{bot.capitalize() if bot.isalpha() else 'Bot'} {SEAT_LETTERS[i]}"
+                name = name or f"Bot {SEAT_LETTERS[i]}"  # the level shows beside the name, in words
             elif kind == "person":
                 invite = secrets.token_urlsafe(18)
                 entry["invite"] = _hash(invite)
-                invites[i] = invite
-                name = name or f"{SEAT_LETTERS[i]}"
+                invites[i] = invite  # the name (if any) is a suggestion: the person chooses at join
             else:
                 token = secrets.token_urlsafe(24)
                 entry["token"] = _hash(token)
                 tokens[i] = token
-                name = name or f"{SEAT_LETTERS[i]}"
+            # an empty name shows as "Player B" in each viewer's language (LiveGame.names)
             seats.append(entry)
             names.append(name)
         admin = secrets.token_urlsafe(24)
@@ -313,23 +334,131 @@ class GameService:
             self.get(gid)
         return len(ids)
 
-    def claim(self, game_id: str, invite: str, name: str | None = None) -> dict[str, Any]:
-        """Exchange an invite for the seat's own token (an invite works once)."""
-        live = self.get(game_id)
+    # ---- invites: claim, what an invite is, a new one (links and names, docs/web.md)
+    @staticmethod
+    def _invite_status(live: LiveGame, invite: str) -> tuple[str, int | None]:
+        """What ``invite`` is at this table: ``open`` (it claims seat n), ``taken`` (somebody joined
+        with it), ``revoked`` (the creator made a new one for its seat) or ``unknown``."""
         h = _hash(invite)
-        for i, s in enumerate(live.stored.seats):
+        seats = live.stored.seats
+        for i, s in enumerate(seats):
             if s["kind"] == "person" and s["invite"] == h:
-                token = secrets.token_urlsafe(24)
-                s["invite"] = None
-                s["token"] = _hash(token)
-                if name:
-                    live.stored.players[i] = name.strip()[:24] or live.stored.players[i]
-                    live.match.record.players[i] = live.stored.players[i]
-                    live.translators.clear()
-                live.stored.updated = self.clock()
-                self.store.save_row(live.stored)
-                return {"seat": i, "token": token}
-        raise ServiceError("this invite is not valid (any more)", code=ErrorCode.TOKEN)
+                return "open", i
+        for i, s in enumerate(seats):
+            if h in s.get("spent", ()):
+                return "taken", i
+            if h in s.get("replaced_invites", ()):
+                return "revoked", i
+        return "unknown", None
+
+    @staticmethod
+    def creator_seat(live: LiveGame) -> int | None:
+        """The seat of the person who made the table (their first own seat), if they play."""
+        seat = live.stored.settings.get("creator_seat")
+        if isinstance(seat, int) and 0 <= seat < len(live.stored.seats):
+            return seat
+        return next((i for i, s in enumerate(live.stored.seats) if s["kind"] in ("you", "local")), None)
+
+    def invitation(self, game_id: str, invite: str, lang: str) -> dict[str, Any]:
+        """What the join page shows: the invite's status and seat, who invited, the game, its
+        options in words and the seats (who is already there), in ``lang``."""
+        live = self.get(game_id)
+        if lang not in LANGUAGES:
+            raise ServiceError(f"unknown language {lang!r}", code=ErrorCode.OPTION)
+        status, seat = self._invite_status(live, invite)
+        names = live.names(lang)
+        creator = self.creator_seat(live)
+        suggested = ""
+        if status == "open" and seat is not None:
+            s = live.stored.seats[seat]
+            if not s.get("spent") and not s.get("revoked"):
+                suggested = live.stored.players[seat]  # the creator's suggestion for a first join
+        return {
+            "status": status, "seat": seat, "suggested": suggested,
+            "game": live.game.id, "title": live.game.title, "over": live.match.is_over(),
+            "inviter": None if creator is None else names[creator],
+            "options": option_words(live.game, live.stored.options, names, lang),
+            "seats": self.public_seats(live, lang),
+        }
+
+    async def claim(self, game_id: str, invite: str, name: str | None = None) -> dict[str, Any]:
+        """Exchange an invite for the seat's own token (an invite works once) under the person's
+        name, which every viewer then sees everywhere (seat bar, every log line: logs are re-sent)."""
+        live = self.get(game_id)
+        status, seat = self._invite_status(live, invite)
+        if status != "open" or seat is None:
+            raise ServiceError(INVITE_REFUSED[status], code=ErrorCode.TOKEN)
+        # the name given, else the one the creator suggested for the seat; never none
+        clean = " ".join(str(name or "").split())[:MAX_NAME] or live.stored.players[seat]
+        if not clean:
+            raise ServiceError("give your name: the others see it at the table", code=ErrorCode.MALFORMED)
+        token = secrets.token_urlsafe(24)
+        async with live.lock:
+            s = live.stored.seats[seat]
+            if s["invite"] != _hash(invite):  # another claim (or a new invite) came first
+                raise ServiceError(INVITE_REFUSED["taken"], code=ErrorCode.TOKEN)
+            s["spent"] = [*s.get("spent", []), s["invite"]][-KEEP_OLD:]
+            s["invite"] = None
+            s["token"] = _hash(token)
+            live.stored.players[seat] = clean
+            live.match.record.players[seat] = clean
+            live.translators.clear()
+            live.stored.updated = self.clock()
+            self.store.save_row(live.stored)
+            live.touch()
+        self._resend_logs(live)
+        await self._broadcast(live)
+        return {"seat": seat, "token": token}
+
+    async def reinvite(self, game_id: str, admin: object, seat: object) -> dict[str, Any]:
+        """The creator takes a seat from the device that holds it and invites anew.
+
+        The seat's token (and any invite still open for it) stop working; a connection holding
+        the seat hears ``{"type": "revoked", "seats": [n]}`` and watches as a spectator from then
+        on. Returns the new invite, for the creator alone.
+        """
+        live = self.get(game_id)
+        if not isinstance(admin, str) or _hash(admin) != live.stored.admin_hash:
+            raise ServiceError("only the table's creator may invite anew", code=ErrorCode.TOKEN)
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(live.stored.seats):
+            raise ServiceError("invite: give a 'seat' of this game", code=ErrorCode.MALFORMED)
+        s = live.stored.seats[seat]
+        if s["kind"] == "bot":
+            raise ServiceError("a bot plays this seat", code=ErrorCode.PLAYERS)
+        if live.match.is_over():
+            raise ServiceError("the game is over", code=ErrorCode.PLAYERS)
+        invite = secrets.token_urlsafe(18)
+        async with live.lock:
+            if s["token"]:
+                s["revoked"] = [*s.get("revoked", []), s["token"]][-KEEP_OLD:]
+            if s["invite"]:
+                s["replaced_invites"] = [*s.get("replaced_invites", []), s["invite"]][-KEEP_OLD:]
+            s["kind"] = "person"
+            s["token"] = None
+            s["invite"] = _hash(invite)
+            s["left"] = False
+            live.away_since[seat] = self.clock()
+            live.stored.updated = self.clock()
+            self.store.save_row(live.stored)
+            live.touch()
+        for conn in list(live.conns):
+            if seat in conn.seats:
+                conn.seats = conn.seats - {seat}
+                conn.sent.pop(seat, None)
+                conn.notes_sent.pop(seat, None)
+                try:
+                    await conn.send(json.dumps({"type": "revoked", "seats": [seat]}))
+                except Exception:
+                    live.conns.discard(conn)
+        await self._broadcast(live)
+        return {"seat": seat, "invite": invite}
+
+    @staticmethod
+    def _resend_logs(live: LiveGame) -> None:
+        """Every connection gets its whole log again with the next update (a name changed)."""
+        for conn in live.conns:
+            conn.sent.clear()
+            conn.notes_sent.clear()
 
     # ------------------------------------------------------------------ connections
     def seats_of(self, live: LiveGame, tokens: list[str]) -> frozenset[int]:
@@ -339,15 +468,33 @@ class GameService:
             raise ServiceError("a token does not hold a seat of this game", code=ErrorCode.TOKEN)
         return seats
 
+    @staticmethod
+    def held_seats(live: LiveGame, tokens: list[str]) -> tuple[frozenset[int], list[str], list[int]]:
+        """The seats ``tokens`` hold; the tokens that hold none; the seats of those the creator revoked."""
+        by_hash = {s["token"]: i for i, s in enumerate(live.stored.seats) if s["token"]}
+        seats: set[int] = set()
+        refused: list[str] = []
+        revoked: list[int] = []
+        for t in tokens:
+            h = _hash(t)
+            if h in by_hash:
+                seats.add(by_hash[h])
+                continue
+            refused.append(t)
+            revoked += [i for i, s in enumerate(live.stored.seats) if h in s.get("revoked", ())]
+        return frozenset(seats), refused, revoked
+
     async def connect(self, game_id: str, send: Send, *, tokens: list[str], admin: str | None,
                       lang: str) -> Conn:
         live = self.get(game_id)
         if lang not in LANGUAGES:
             raise ServiceError(f"unknown language {lang!r}", code=ErrorCode.OPTION)
-        seats = self.seats_of(live, tokens)
+        seats, refused, revoked = self.held_seats(live, tokens)
         is_admin = bool(admin) and _hash(str(admin)) == live.stored.admin_hash
         if admin and not is_admin:
             raise ServiceError("wrong creator token", code=ErrorCode.TOKEN)
+        if refused:  # this device's keys that hold no seat (any more): it watches, and forgets them
+            await send(json.dumps({"type": "revoked", "tokens": refused, "seats": revoked}))
         conn = Conn(send=send, seats=seats, admin=is_admin, lang=lang)
         live.conns.add(conn)
         for s in seats:
@@ -430,6 +577,9 @@ class GameService:
                 raise ServiceError("replace: give 'seat' and 'bot'", code=ErrorCode.MALFORMED)
             await self.replace(live, seat, bot)
             return
+        if kind in chat.MESSAGE_TYPES:
+            await chat.handle(msg, conn, store=self.store, stored=live.stored, conns=live.conns, clock=self.clock)
+            return
         raise ServiceError(f"unknown message type {kind!r}", code=ErrorCode.MALFORMED)
 
     # ------------------------------------------------------------------ changes
@@ -472,6 +622,7 @@ class GameService:
             raise ServiceError("that player is still here", code=ErrorCode.PLAYERS)
         async with live.lock:
             s["replaced"] = bot
+            live.notes.append([max(0, live.version - 1), seat, "absent"])  # "B is away; a bot plays for B"
             live.stored.deadlines.pop(str(seat), None)
             self.store.save_row(live.stored)
             live.touch()
@@ -553,6 +704,10 @@ class GameService:
 
     def _apply_bot(self, live: LiveGame, seat: int, action: Any, seconds: float | None = None) -> None:
         start = live.version
+        s = live.stored.seats[seat]
+        if s["kind"] != "bot" and s["replaced"] is None:
+            # The clock's stand-in moves for a person: a public note says so, before the move's lines.
+            live.notes.append([max(0, start - 1), seat, "timeout" if live.connected(seat) else "absent"])
         live.match.act(seat, action)
         self.commit(live, start, {seat})
         if seconds is not None:
@@ -758,13 +913,15 @@ class GameService:
             self.workers.forget(key)
 
     # ------------------------------------------------------------------ telling
-    def public_seats(self, live: LiveGame) -> list[dict[str, Any]]:
+    def public_seats(self, live: LiveGame, lang: str = "en") -> list[dict[str, Any]]:
+        """The seats as every viewer in ``lang`` sees them (names: :meth:`LiveGame.names`)."""
         now = self.clock()
+        names = live.names(lang)
         out = []
         for i, s in enumerate(live.stored.seats):
             away = live.away_since.get(i)
             out.append({
-                "name": live.stored.players[i],
+                "name": names[i],
                 "kind": s["kind"],
                 "bot": live.controller(i),
                 "replaced": s["replaced"] is not None,
@@ -779,7 +936,7 @@ class GameService:
 
     def payloads(self, live: LiveGame, conn: Conn) -> list[dict[str, Any]]:
         viewers: list[int | None] = [*sorted(conn.seats)] or [None]
-        seats = self.public_seats(live)
+        seats = self.public_seats(live, conn.lang)
         out = []
         for v in viewers:
             since = conn.sent.get(v, 0)
@@ -796,8 +953,8 @@ class GameService:
         The table's facts are the same for every viewer: ``thinking`` (a bot's search running
         now: seat, bot, seconds so far), ``thought`` (per seat, how long its bot's last search
         took and the entry it made), ``hints`` (the table allows them). The table's notes from
-        ``notes_from`` on join the log as lines with ``"note": "hint"`` after the lines of
-        their entry.
+        ``notes_from`` on join the log as lines with ``"note": "hint"`` (``"timeout"``,
+        ``"absent"``) after the lines of their entry.
         """
         tr = live.tr(lang)
         p = seat_payload(live.match, viewer, tr, seats=seats, log_since=since,
@@ -805,9 +962,10 @@ class GameService:
         notes = live.notes[notes_from:]
         if notes:
             lines = []
-            for i, seat in notes:
-                m = Message("web.hint", seat=seat)
-                lines.append({"i": i, "text": tr(m), "msg": m.to_json(), "note": "hint"})
+            for i, seat, *kind in notes:
+                note = kind[0] if kind else "hint"
+                m = Message("web." + note, seat=seat)
+                lines.append({"i": i, "text": tr(m), "msg": m.to_json(), "note": note})
             p["log"] = sorted(p["log"] + lines, key=itemgetter("i"))  # stable: a note after its entry's lines
         p["game_id"] = live.stored.id
         p["game"] = live.game.id
@@ -833,20 +991,31 @@ class GameService:
                 live.conns.discard(conn)
 
     # ------------------------------------------------------------------ lists, records, rematch
-    def listing(self) -> list[dict[str, Any]]:
+    def listing(self, lang: str = "en", mine: Sequence[str] = ()) -> list[dict[str, Any]]:
+        """The lobby's games, newest first: the 100 last changed plus ``mine`` (ids this device
+        holds seats of, up to 100), names in ``lang``; ``created``/``updated`` in epoch seconds."""
+        found = {g.id: g for g in self.store.recent(100)}
+        for gid in list(dict.fromkeys(mine))[:100]:
+            if gid not in found and 0 < len(gid) <= 40:
+                g = self.store.load(gid)
+                if g is not None:
+                    found[gid] = g
         out = []
-        for g in self.store.recent(50):
+        for g in sorted(found.values(), key=lambda g: g.created, reverse=True):
             open_seats = [i for i, s in enumerate(g.seats) if s["kind"] == "person" and s["invite"]]
             out.append({"id": g.id, "game": g.game, "title": get_game(g.game).title if g.game in GAMES else g.game,
-                        "players": g.players, "status": g.status, "open_seats": open_seats,
-                        "entries": g.version, "updated": g.updated})
+                        "players": [seat_name(n, i, lang) for i, n in enumerate(g.players)],
+                        "status": g.status, "open_seats": open_seats,
+                        "entries": g.version, "created": g.created, "updated": g.updated})
         return out
 
     def record(self, game_id: str) -> dict[str, Any]:
         live = self.get(game_id)
         if not live.match.is_over():
             raise ServiceError("the record is published when the game is over", code=ErrorCode.NOT_OVER)
-        return live.match.record.to_json()
+        out = live.match.record.to_json()
+        out["players"] = live.names("en")  # a seat nobody joined has no name of its own
+        return out
 
     async def rematch(self, game_id: str, tokens: list[str]) -> dict[str, Any]:
         """The same table again, each seat in its place: a seat's old token claims its new seat.
@@ -866,6 +1035,7 @@ class GameService:
                     "away_seconds": live.stored.settings["away_seconds"],
                     "hints": live.stored.settings.get("hints", False),
                     "stand_in": live.stored.settings.get("stand_in"),
+                    "chat": live.stored.settings.get("chat"),
                     "seats": [{"kind": "bot" if s["kind"] == "bot" else "person", "bot": s["bot"],
                                "name": live.stored.players[i]} for i, s in enumerate(live.stored.seats)]}
             created = self.create(spec)

@@ -1,10 +1,10 @@
 """Storage: the record of actions, one code path for SQLite and PostgreSQL (SQLAlchemy Core).
 
 What is stored is what the core calls a game record — the players, options, seed and every
-applied entry — plus the table's seating (who holds which seat, by token hash) and its
-settings. A game is rebuilt after a restart by replaying its entries
-(:meth:`~tablero.core.match.Match.from_record`). Each accepted action is committed in one
-transaction with the game row before anybody is told of it.
+applied entry — plus the table's seating (who holds which seat, by token hash), its settings
+and its chat (a table of its own, never part of the record). A game is rebuilt after a restart
+by replaying its entries (:meth:`~tablero.core.match.Match.from_record`). Each accepted action
+is committed in one transaction with the game row before anybody is told of it.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    func,
     insert,
     select,
     update,
@@ -63,6 +64,33 @@ entries = Table(
     Column("actor", Integer, nullable=False),
     Column("text", Text, nullable=False),
 )
+
+chat_lines = Table(
+    "chat",
+    metadata,
+    Column("game_id", String(40), ForeignKey("games.id"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("seat", Integer, nullable=True),  # None: a spectator
+    Column("name", String(40), nullable=False),
+    Column("text", Text, nullable=False),
+    Column("time", Float, nullable=False),
+)
+"""The table's chat (tablero.server.chat): one row per message, numbered per game from 0.
+
+A table of its own rather than a list in the game's ``settings`` JSON: a message is one small
+INSERT (the game row, rewritten with every move, does not grow), the newest messages are one
+indexed query, and nothing in it is ever read back by a replay of the record."""
+
+
+@dataclass
+class ChatLine:
+    """One chat message as stored: its number in the table's chat, the seat (None: a spectator)."""
+
+    idx: int
+    seat: int | None
+    name: str
+    text: str
+    time: float
 
 
 @dataclass
@@ -152,6 +180,25 @@ class Store:
             q = q.where(games.c.status == status)
         with self.engine.connect() as conn:
             return [str(r[0]) for r in conn.execute(q)]
+
+    # ---- chat parts (tablero.server.chat)
+    def add_chat_line(self, game_id: str, seat: int | None, name: str, text: str, time: float) -> ChatLine:
+        """Store one chat message as the table's next (one transaction); returns it with its number."""
+        with self.engine.begin() as conn:
+            last = conn.execute(select(func.max(chat_lines.c.idx)).where(chat_lines.c.game_id == game_id)).scalar()
+            line = ChatLine(idx=0 if last is None else int(last) + 1, seat=seat, name=name, text=text, time=time)
+            conn.execute(insert(chat_lines).values(game_id=game_id, idx=line.idx, seat=seat, name=name, text=text,
+                                                   time=time))
+        return line
+
+    def chat_history(self, game_id: str, limit: int) -> list[ChatLine]:
+        """The table's newest ``limit`` chat messages, oldest first."""
+        q = (select(chat_lines.c.idx, chat_lines.c.seat, chat_lines.c.name, chat_lines.c.text, chat_lines.c.time)
+             .where(chat_lines.c.game_id == game_id).order_by(chat_lines.c.idx.desc()).limit(limit))
+        with self.engine.connect() as conn:
+            rows = conn.execute(q).all()
+        return [ChatLine(idx=int(i), seat=None if s is None else int(s), name=str(n), text=str(t), time=float(tm))
+                for i, s, n, t, tm in reversed(rows)]
 
     def recent(self, limit: int = 50) -> Iterator[StoredGame]:
         q = select(games).order_by(games.c.updated.desc()).limit(limit)

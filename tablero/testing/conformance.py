@@ -54,7 +54,6 @@ from __future__ import annotations
 
 import json
 import math
-import string
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from random import Random
@@ -63,7 +62,7 @@ from typing import Any
 from tablero.core.errors import ActionParseError, IllegalActionError, RecordError, TableroError
 from tablero.core.events import Event, visible_log
 from tablero.core.match import Match, bot_rng, replay
-from tablero.core.messages import CORE_CATALOGUE, LANGUAGES, Message, Translator
+from tablero.core.messages import CORE_CATALOGUE, LANGUAGES, Message, Translator, template_fields
 from tablero.core.protocol import CHANCE, Game, Player, Result, Viewer
 from tablero.core.record import GameRecord
 from tablero.core.rng import derive_seed
@@ -225,11 +224,7 @@ class Texts:
 
 
 def _template_fields(template: str) -> set[str]:
-    out = set()
-    for _, name, _, _ in string.Formatter().parse(template):
-        if name is not None:
-            out.add(name.split(".")[0].split("[")[0])
-    return out
+    return template_fields(template)
 
 
 # ============================================================================ game-level checks
@@ -252,7 +247,7 @@ def check_catalogue(game: AnyGame) -> None:
         try:
             fields = {lang: _template_fields(cat[lang][mid]) for lang in LANGUAGES}
         except ValueError as exc:
-            raise AssertionError(f"{game.id}: template {mid!r} is not a format string: {exc}") from exc
+            raise AssertionError(f"{game.id}: template {mid!r} is not a valid template: {exc}") from exc
         if len({frozenset(f) for f in fields.values()}) > 1:
             raise AssertionError(
                 f"{game.id}: template {mid!r} uses other placeholders per language: {fields}"

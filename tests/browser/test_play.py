@@ -40,7 +40,7 @@ def wait_changed(page: Any, version: str | None) -> None:
     page.wait_for_function(
         """v => document.querySelector('#end') || document.querySelector('#handover-go')
                || document.querySelector('#all-moves')
-               || (document.querySelector('#app').dataset.version || '') !== v""",
+               || (document.querySelector('#app')?.dataset.version || '') !== v""",
         arg=version or "", timeout=WAIT)
 
 
@@ -78,6 +78,9 @@ def play_to_end(page: Any, rng: Random, shot: str, *, max_steps: int = 4000) -> 
 
 def _page(browser: Any, errors: list[str], **kw: Any) -> Any:
     ctx = browser.new_context(**{"viewport": {"width": 1280, "height": 900}, **kw})
+    # These games click moves at random: one click plays a move (the "confirm moves" setting
+    # "never"; the confirm step itself is tested in test_table.py).
+    ctx.add_init_script("localStorage.setItem('tablero:confirm', 'never')")
     page = ctx.new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
     return page

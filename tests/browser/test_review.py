@@ -14,7 +14,7 @@ def test_a_game_against_an_easy_bot_shows_its_thinking_a_hint_and_the_review(bro
     page = _page(browser, errors)
     create_in_lobby(page, server, "don-carlo", ["you", "bot:easy"], {}, name="Ana", hints=True)
     page.wait_for_url("**/game/**", timeout=WAIT)
-    assert "bot: easy" in page.locator(".seatbar").inner_text()
+    assert "bot: Easy" in page.locator(".seatbar").inner_text()
     rng = Random(4)
     saw_bot_time = hinted = False
     for _ in range(300):
@@ -52,9 +52,9 @@ def test_a_game_against_an_easy_bot_shows_its_thinking_a_hint_and_the_review(bro
     # after the game any seat may be reviewed: the bot's own decisions
     page.select_option("#review-seat-again", "1")
     page.click("#review-again")
-    page.wait_for_selector("#review h2:has-text('Review: Easy B') ~ * .decision, #review .review-list .decision",
+    page.wait_for_selector("#review h2:has-text('Review: Bot B') ~ * .decision, #review .review-list .decision",
                            timeout=WAIT)
-    page.wait_for_function("() => document.querySelector('#review h2').textContent.includes('Easy B')"
+    page.wait_for_function("() => document.querySelector('#review h2').textContent.includes('Bot B')"
                            " && document.querySelector('#review .review-list')", timeout=WAIT)
     page.click("#review-close")
     page.wait_for_selector("#review", state="detached")

@@ -77,7 +77,7 @@ def test_whole_game_against_a_bot_is_stored_and_replays(db_url: str) -> None:
 
 @pytest.mark.parametrize("gid", sorted(GAMES))
 def test_legal_moves_and_log_lines_carry_their_structure(sqlite_url: str, gid: str) -> None:
-    """A legal move is {text, label, action: Action.to_json()}; a log line carries its message."""
+    """A legal move is {text, label, action: Action.to_json(), final}; a log line carries its message."""
     with client(sqlite_url) as c:
         g = create(c, gid, [{"kind": "you"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}])
         with c.websocket_connect(f"/ws/{g['id']}") as ws:
@@ -86,10 +86,11 @@ def test_legal_moves_and_log_lines_carry_their_structure(sqlite_url: str, gid: s
             legal = service.get(g["id"]).match.legal(0)
     assert m["legal"] and [x["text"] for x in m["legal"]] == [a.to_text() for a in legal]
     for entry, action in zip(m["legal"], legal, strict=True):
-        assert set(entry) == {"text", "label", "action"} and entry["label"]
+        assert set(entry) == {"text", "label", "action", "final"} and entry["label"]
+        assert entry["final"] is service.get(g["id"]).match.closes_takeback(0, action)
         assert entry["action"] == json.loads(json.dumps(action.to_json()))
         assert isinstance(entry["action"]["kind"], str)
-    assert m["log"] and all(set(line) == {"i", "text", "msg"} and line["msg"]["id"] for line in m["log"])
+    assert m["log"] and all(set(line) - {"section"} == {"i", "text", "msg"} and line["msg"]["id"] for line in m["log"])
 
 
 def test_bad_requests_get_clear_errors_and_change_nothing(db_url: str) -> None:
@@ -107,9 +108,10 @@ def test_bad_requests_get_clear_errors_and_change_nothing(db_url: str) -> None:
 
         g = create(c, "el-grande", [{"kind": "you"}, {"kind": "local"}], options={"short_game": True})
         t0, t1 = g["tokens"]["0"], g["tokens"]["1"]
-        with c.websocket_connect(f"/ws/{g['id']}") as bad:
-            err = hello(bad, ["not-a-token"])
-            assert err["type"] == "error" and err["code"] == "auth/token"
+        with c.websocket_connect(f"/ws/{g['id']}") as bad:  # a key holding no seat: told so, then a spectator
+            told = hello(bad, ["not-a-token"])
+            assert told == {"type": "revoked", "tokens": ["not-a-token"], "seats": []}
+            assert recv(bad)["viewer"] is None
         with c.websocket_connect(f"/ws/{g['id']}") as ws:
             m = hello(ws, [t0])
             version = m["version"]
@@ -176,7 +178,7 @@ def test_restart_resumes_where_the_game_stood(db_url: str) -> None:
 def test_creator_hands_an_absent_seat_to_a_bot_and_the_player_takes_it_back(db_url: str, clock: FakeClock) -> None:
     with client(db_url, clock) as c:
         g = create(c, "don-carlo", [{"kind": "you"}, {"kind": "person"}, {"kind": "bot"}], away_seconds=60)
-        guest = c.post(f"/api/games/{g['id']}/claim", json={"invite": g["invites"]["1"]}).json()["token"]
+        guest = c.post(f"/api/games/{g['id']}/claim", json={"invite": g["invites"]["1"], "name": "Gu"}).json()["token"]
         with c.websocket_connect(f"/ws/{g['id']}") as host:
             m = hello(host, [g["tokens"]["0"]], admin=g["admin"])
             assert m["admin"] is True
@@ -250,7 +252,7 @@ def test_rematch_keeps_the_seats(db_url: str) -> None:
     with client(db_url) as c:
         g = create(c, "don-carlo", [{"kind": "you"}, {"kind": "bot", "bot": "random"}])
         tok = g["tokens"]["0"]
-        assert c.post(f"/api/games/{g['id']}/rematch", json={"tokens": [tok]}).status_code == 400
+        assert c.post(f"/api/games/{g['id']}/rematch", json={"tokens": [tok]}).status_code == 409  # not over
         with c.websocket_connect(f"/ws/{g['id']}") as ws:
             m = until_turn(ws, 0, hello(ws, [tok]))
             while m["result"] is None:

@@ -205,7 +205,7 @@ def test_a_person_taking_the_seat_back_drops_the_bots_search(sqlite_url: str, cl
     slow = SlowBot()
     with client(sqlite_url, clock, workers=thread_workers(think=slow)) as c:
         g = create(c, "don-carlo", [{"kind": "you"}, {"kind": "person"}], away_seconds=60)
-        guest = c.post(f"/api/games/{g['id']}/claim", json={"invite": g["invites"]["1"]}).json()["token"]
+        guest = c.post(f"/api/games/{g['id']}/claim", json={"invite": g["invites"]["1"], "name": "Bea"}).json()["token"]
         live = service_of(c).get(g["id"])
         with c.websocket_connect(f"/ws/{g['id']}") as host:
             m = hello(host, [g["tokens"]["0"]], admin=g["admin"])

@@ -1,4 +1,5 @@
-"""Don Carlo components and tables (spec: ../shared/rules/don-carlo.md §2, §3).
+"""Don Carlo components and tables (§2, §3 of the specification this implementation
+follows, rules version 1, summarised in docs/games/don-carlo.md).
 
 Everything an owner of the real box might correct lives here, apart from the rules code:
 the card counts, the countries with their sums, player counts and reconstructed majority

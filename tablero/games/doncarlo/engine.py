@@ -122,7 +122,7 @@ def _parse_points(text: str) -> object:
             name, sep, value = part.partition("=")
         if not sep or not value.strip().lstrip("-").isdigit():
             raise ValueError(f"expected country:points pairs, got {part!r}")
-        out[name.strip().lower()] = int(value)
+        out[name.strip().lower().replace(" ", "_")] = int(value)  # "Land 8" names land_8
     return out
 
 
@@ -187,6 +187,7 @@ def new_state(players: int, options: Mapping[str, object]) -> DonCarloState:
     s.blocked = False
     s.actors = (CHANCE,)
     s.plays = 0
+    s.round = 0
     s.legal_cache = None
     return s
 
@@ -197,6 +198,7 @@ def start_game(s: DonCarloState, seat: int, events: list[Event] | None) -> None:
     s.start_seat = seat
     if events is not None:
         events.append(Event(Message("dc.start", seat=seat)))
+    count_round(s, seat, seat, events)
     begin_turn(s, seat, events)
 
 
@@ -233,6 +235,7 @@ def draw_card(s: DonCarloState, v: int, events: list[Event] | None) -> None:
                 s.phase = START
             else:
                 s.start_seat = s.start_option
+                count_round(s, s.start_option, s.start_option, events)
                 begin_turn(s, s.start_option, events)
         return
     # REFILL (§5.1 step 4)
@@ -275,6 +278,7 @@ def begin_turn(s: DonCarloState, p: int, events: list[Event] | None) -> None:
         if nxt < 0:
             finish(s, events)
             return
+        count_round(s, p, nxt, events)
         p = nxt
 
 
@@ -302,7 +306,22 @@ def next_turn(s: DonCarloState, events: list[Event] | None) -> None:
     if nxt < 0:
         finish(s, events)
     else:
+        count_round(s, s.turn, nxt, events)
         begin_turn(s, nxt, events)
+
+
+def count_round(s: DonCarloState, p: int, nxt: int, events: list[Event] | None) -> None:
+    """The turn passes from ``p`` to ``nxt`` (the first turn: from the start seat to itself).
+
+    The rules have no rounds (§5); for the log's sections a round begins with the first turn
+    and whenever the turn comes round past the start seat again (a seat's next turn included,
+    when it is the only one left).
+    """
+    start, n = s.start_seat, s.n
+    if s.round == 0 or (nxt - start) % n <= (p - start) % n:
+        s.round += 1
+        if events is not None:
+            events.append(Event(Message("dc.round", round=s.round)))
 
 
 def play_code(s: DonCarloState, code: int, events: list[Event] | None) -> None:
@@ -354,8 +373,10 @@ def finish(s: DonCarloState, events: list[Event] | None) -> None:
             ))
     if events is not None:
         res = final_result(s)
+        standings = tuple(Message("dc.standing", seat=p, points=int(res.scores[p]))
+                          for p in sorted(range(s.n), key=lambda q: (res.ranks[q], q)))
         events.append(Event(Message("dc.final", scores=tuple(int(x) for x in res.scores),
-                                    seats=res.winners)))
+                                    seats=res.winners, standings=standings)))
 
 
 def final_result(s: DonCarloState) -> Result:

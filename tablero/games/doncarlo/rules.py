@@ -15,8 +15,8 @@ from typing import Any, Final
 from tablero.core.codec import TableCodec
 from tablero.core.events import Event
 from tablero.core.messages import Catalogue, Message
-from tablero.core.protocol import Action, Game, Player, Result, Viewer
-from tablero.games.doncarlo import data, engine
+from tablero.core.protocol import Action, Game, Player, Result, ScoreSheet, Viewer
+from tablero.games.doncarlo import data, engine, sheet
 from tablero.games.doncarlo.actions import DRAWS, PLAYS, STARTS, DonCarloAction, Draw, Play, StartSeat, parse
 from tablero.games.doncarlo.engine import draw_card, play_code, start_game
 from tablero.games.doncarlo.state import BLOCKED_DRAW, DEAL, OVER, PLAY, REFILL, START, DonCarloState
@@ -149,6 +149,10 @@ class DonCarlo(Game[DonCarloState, DonCarloAction, DonCarloView]):
             return None
         return engine.final_result(state)
 
+    def score_sheet(self, state: DonCarloState, log: Sequence[Message]) -> ScoreSheet | None:
+        """Influence per country, run and triple bonuses, country majorities (:mod:`.sheet`)."""
+        return sheet.score_sheet(state, log)
+
     # ------------------------------------------------------------------ action spaces
     def action_codec(self, players: int, options: Mapping[str, object] | None = None) -> TableCodec[DonCarloAction]:
         return seat_actions()
@@ -180,6 +184,10 @@ class DonCarlo(Game[DonCarloState, DonCarloAction, DonCarloView]):
 
     def catalogue(self) -> Catalogue:
         return CATALOGUE
+
+    def starts_section(self, msg: Message) -> bool:
+        """The line that opens a round ("Round 3"): the turn has come round past the start seat."""
+        return msg.id == "dc.round"
 
     def table_data(self) -> dict[str, Any]:
         return data.table_data()

@@ -197,5 +197,6 @@ def scenario(
     for p, value in (bonus or {}).items():
         s.bonus[p] = value
     s.start_seat = turn if s.start_option is None else s.start_option
+    s.round = 1  # a position counts its rounds (the log's sections) from its own first turn
     begin_turn(s, turn, events)
     return s

@@ -45,6 +45,7 @@ class DonCarloState(GameState):
         "phase",
         "plays",
         "points",
+        "round",
         "start_option",
         "start_seat",
         "tie_rule",
@@ -75,6 +76,7 @@ class DonCarloState(GameState):
     blocked: bool  # the active player is in a blocked turn (his hand was revealed)
     actors: tuple[int, ...]
     plays: int  # agents sent so far
+    round: int  # 0 until the first turn; +1 each time the turn comes round past the start seat
 
     def clone(self) -> DonCarloState:
         s = DonCarloState.__new__(DonCarloState)
@@ -101,6 +103,7 @@ class DonCarloState(GameState):
         s.blocked = self.blocked
         s.actors = self.actors
         s.plays = self.plays
+        s.round = self.round
         s.legal_cache = self.legal_cache
         return s
 

@@ -7,79 +7,126 @@ from collections.abc import Callable
 from tablero.core.messages import Catalogue, Message
 from tablero.core.protocol import Player, Viewer
 from tablero.games.doncarlo.actions import DonCarloAction, Draw, Play, StartSeat
-from tablero.games.doncarlo.data import COUNTRIES, FAMILY_COLOURS
+from tablero.games.doncarlo.data import COUNTRIES, FAMILY_COLOURS, RUN_BONUS, TRIPLE_BONUS
 from tablero.games.doncarlo.engine import CODE_BONUS, CODE_COUNTRY, redact_action
 from tablero.games.doncarlo.state import BLOCKED_DRAW, DonCarloState
 from tablero.games.doncarlo.view import DonCarloView
 
 _COUNTRY_NAMES = {f"dc.country.{c.id}": c.name for c in COUNTRIES}
 
+_OPTIONS_EN = {
+    "option.start_seat": "Start player",
+    "option.start_seat.help": "Who takes the first turn: a chosen seat, or drawn by lot.",
+    "option.start_seat.random": "drawn by lot",
+    "option.country_points": "Majority points",
+    "option.country_points.help": "Points the majority in each country earns at the end: one whole number per "
+                                  "country (written as text: country, colon, points, separated by commas, for "
+                                  "example Protzland:7, Schwadronien:12). Most usual values are reconstructed, not "
+                                  "printed on the cards.",
+    "option.majority_tie": "Tied majorities",
+    "option.majority_tie.help": "What the families get that are tied for the most agents in a country.",
+    "option.majority_tie.all_full": "each gets the full points",
+    "option.majority_tie.split_floor": "they share the points, rounded down",
+    "option.majority_tie.none": "nobody gets the points",
+}
+_OPTIONS_DE = {
+    "option.start_seat": "Wer beginnt",
+    "option.start_seat.help": "Wer den ersten Zug macht: ein bestimmter Platz oder per Los.",
+    "option.start_seat.random": "per Los",
+    "option.country_points": "Mehrheitspunkte",
+    "option.country_points.help": "Punkte für die Mehrheit in jedem Land am Spielende: eine ganze Zahl je Land "
+                                  "(als Text: Land, Doppelpunkt, Punkte, durch Kommas getrennt, zum Beispiel "
+                                  "Protzland:7, Schwadronien:12). Die üblichen Werte sind meist rekonstruiert, nicht "
+                                  "auf den Karten aufgedruckt.",
+    "option.majority_tie": "Gleichstand um die Mehrheit",
+    "option.majority_tie.help": "Was die Familien bekommen, die in einem Land gleich viele Agenten an der Spitze "
+                                "haben.",
+    "option.majority_tie.all_full": "jede erhält die vollen Punkte",
+    "option.majority_tie.split_floor": "sie teilen die Punkte, abgerundet",
+    "option.majority_tie.none": "niemand erhält die Punkte",
+}
+
+
+def _bonus(value: int, en: bool) -> str:
+    if en:
+        return f"{value} bonus point" + ("" if value == 1 else "s")
+    return f"{value} Bonuspunkt" + ("" if value == 1 else "e")
+
 CATALOGUE: Catalogue = {
     "en": {
-        **_COUNTRY_NAMES,
-        "dc.play": "{seat} sends agent {code} to {country}: +{influence} influence, +{bonus} bonus",
-        "dc.play.action": "send agent {code} to {country} (+{influence}{bonus_text})",
-        "dc.bonus.run": ", run +1",
-        "dc.bonus.triple": ", triple +2",
+        **_COUNTRY_NAMES, **_OPTIONS_EN,
+        "dc.play": "{seat} sends agent {code} to {country}: +{influence} influence"
+                   "{bonus:select:0=|other=, +{bonus} bonus {bonus:plural:point|points}}",
+        "dc.play.action": "send agent {code} to {country}: +{influence} influence{bonus_text}",
+        "dc.bonus.run": f", +{_bonus(RUN_BONUS, True)} (run)",
+        "dc.bonus.triple": f", +{_bonus(TRIPLE_BONUS, True)} (triple)",
         "dc.bonus.none": "",
         "dc.draw": "{seat} draws a {value}",
         "dc.draw.hidden": "{seat} draws a card",
-        "dc.draw.open": "{seat} draws a {value} in the open",
+        "dc.draw.open": "{seat} draws a {value} face up",
         "dc.start": "{seat} starts",
         "dc.turn": "{seat}'s turn",
-        "dc.blocked": "{seat} is blocked and reveals the hand: {hand}",
-        "dc.blocked.empty": "{seat} has no cards left in hand or deck",
-        "dc.out": "{seat} is out of the game with {score} points",
-        "dc.majority": "Majority in {country}: {seats} score {points}",
+        "dc.round": "Round {round}",
+        "dc.blocked": "{seat} is blocked and shows their hand: {hand}",
+        "dc.blocked.empty": "{seat} has no cards left, neither in hand nor in the deck",
+        "dc.out": "{seat} is out of the game with {score} {score:plural:point|points}",
+        "dc.majority": "Majority in {country}: {seats} {seats:plural:scores|score} {points} "
+                       "{points:plural:point|points}{seats:plural:| each}",
         "dc.majority.none": "Majority in {country}: nobody scores",
-        "dc.final": "Final scores {scores}; winner: {seats}",
+        "dc.final": "Final scores: {standings}. {seats:plural:Winner|Winners}: {seats}",
         "dc.ui.title": "Don Carlo",
         "dc.ui.your_hand": "Your hand: {hand}",
         "dc.ui.hand": "hand {size} (known: {known})",
         "dc.ui.hand_public": "hand {hand}",
         "dc.ui.deck": "deck {size}",
-        "dc.ui.score": "{total} points (influence {influence}, bonus {bonus}, countries {countries})",
+        "dc.ui.score": "{total} {total:plural:point|points} (influence {influence}, bonus {bonus}, countries "
+                       "{countries})",
         "dc.ui.out": "out",
         "dc.ui.blocked": "blocked",
-        "dc.ui.country": "{name} (sums {sums}, majority {points}{r})",
+        "dc.ui.country": "{name} (sums {sums}, majority {points} {points:plural:point|points}{r})",
         "dc.ui.reconstructed": ", reconstructed",
         "dc.ui.no_agents": "no agents",
         "dc.ui.over": "Game over. Ranks: {ranks}",
         "dc.ui.tie_rule": "Majority ties: {rule}",
         "dc.ui.empty": "",
+        "dc.standing": "{seat} {points} {points:plural:point|points}",
     },
     "de": {
-        **_COUNTRY_NAMES,
-        "dc.play": "{seat} schickt Agent {code} nach {country}: +{influence} Einfluss, +{bonus} Bonus",
-        "dc.play.action": "Agent {code} nach {country} schicken (+{influence}{bonus_text})",
-        "dc.bonus.run": ", Folge +1",
-        "dc.bonus.triple": ", Drilling +2",
+        **_COUNTRY_NAMES, **_OPTIONS_DE,
+        "dc.play": "{seat} schickt Agent {code} nach {country}: +{influence} Einfluss"
+                   "{bonus:select:0=|other=, +{bonus} {bonus:plural:Bonuspunkt|Bonuspunkte}}",
+        "dc.play.action": "Agent {code} nach {country} schicken: +{influence} Einfluss{bonus_text}",
+        "dc.bonus.run": f", +{_bonus(RUN_BONUS, False)} (Folge)",
+        "dc.bonus.triple": f", +{_bonus(TRIPLE_BONUS, False)} (Drilling)",
         "dc.bonus.none": "",
         "dc.draw": "{seat} zieht eine {value}",
         "dc.draw.hidden": "{seat} zieht eine Karte",
         "dc.draw.open": "{seat} zieht offen eine {value}",
         "dc.start": "{seat} beginnt",
         "dc.turn": "{seat} ist am Zug",
-        "dc.blocked": "{seat} ist blockiert und deckt die Hand auf: {hand}",
-        "dc.blocked.empty": "{seat} hat weder Handkarten noch Stapel",
-        "dc.out": "{seat} scheidet mit {score} Punkten aus",
-        "dc.majority": "Mehrheit in {country}: {seats} erhalten {points}",
+        "dc.round": "Runde {round}",
+        "dc.blocked": "{seat} ist blockiert und zeigt die Handkarten: {hand}",
+        "dc.blocked.empty": "{seat} hat keine Karten mehr, weder auf der Hand noch im Stapel",
+        "dc.out": "{seat} scheidet mit {score} {score:plural:Punkt|Punkten} aus",
+        "dc.majority": "Mehrheit in {country}: {seats} {seats:plural:erhält|erhalten je} {points} "
+                       "{points:plural:Punkt|Punkte}",
         "dc.majority.none": "Mehrheit in {country}: niemand punktet",
-        "dc.final": "Endstand {scores}; Sieger: {seats}",
+        "dc.final": "Endstand: {standings}. {seats:plural:Gewinner|Gewinner}: {seats}",
         "dc.ui.title": "Don Carlo",
         "dc.ui.your_hand": "Deine Hand: {hand}",
         "dc.ui.hand": "Hand {size} (bekannt: {known})",
         "dc.ui.hand_public": "Hand {hand}",
         "dc.ui.deck": "Stapel {size}",
-        "dc.ui.score": "{total} Punkte (Einfluss {influence}, Bonus {bonus}, Länder {countries})",
+        "dc.ui.score": "{total} {total:plural:Punkt|Punkte} (Einfluss {influence}, Bonus {bonus}, Länder {countries})",
         "dc.ui.out": "ausgeschieden",
         "dc.ui.blocked": "blockiert",
-        "dc.ui.country": "{name} (Summen {sums}, Mehrheit {points}{r})",
+        "dc.ui.country": "{name} (Summen {sums}, Mehrheit {points} {points:plural:Punkt|Punkte}{r})",
         "dc.ui.reconstructed": ", rekonstruiert",
         "dc.ui.no_agents": "keine Agenten",
         "dc.ui.over": "Spielende. Plätze: {ranks}",
         "dc.ui.tie_rule": "Gleichstand bei Mehrheiten: {rule}",
         "dc.ui.empty": "",
+        "dc.standing": "{seat} {points} {points:plural:Punkt|Punkte}",
     },
 }
 
@@ -124,7 +171,7 @@ def render_view(view: DonCarloView, tr: Callable[[Message], str]) -> str:
     lines: list[str] = []
     name = getattr(tr, "seat", lambda i: f"Seat {i + 1}")
     lines.append(f"[bold]{tr(Message('dc.ui.title'))}[/bold]   "
-                 f"{tr(Message('dc.ui.tie_rule', rule=pub.tie_rule))}")
+                 f"{tr(Message('dc.ui.tie_rule', rule=Message(f'option.majority_tie.{pub.tie_rule}')))}")
     for c in pub.countries:
         r = Message("dc.ui.reconstructed") if _RECONSTRUCTED[c.id] else Message("dc.ui.empty")
         head = tr(Message("dc.ui.country", name=Message(f"dc.country.{c.id}"),
@@ -166,3 +213,27 @@ def render_view(view: DonCarloView, tr: Callable[[Message], str]) -> str:
         lines.append("")
         lines.append(f"[bold]{tr(Message('dc.ui.over', ranks=ranks))}[/bold]")
     return "\n".join(lines)
+
+
+# ---- the end screen's score sheet (sheet.py): its row labels, merged into CATALOGUE ----
+SHEET_CATALOGUE: Catalogue = {
+    "en": {
+        "dc.sheet.total": "Total",
+        "dc.sheet.earlier": "Points at the start position",
+        "dc.sheet.influence": "Influence",
+        "dc.sheet.bonus": "Bonus",
+        "dc.sheet.runs": "Runs (+1 each)",
+        "dc.sheet.triples": "Triples (+2 each)",
+        "dc.sheet.majorities": "Country majorities",
+    },
+    "de": {
+        "dc.sheet.total": "Summe",
+        "dc.sheet.earlier": "Punkte der Startstellung",
+        "dc.sheet.influence": "Einfluss",
+        "dc.sheet.bonus": "Bonus",
+        "dc.sheet.runs": "Folgen (je +1)",
+        "dc.sheet.triples": "Drillinge (je +2)",
+        "dc.sheet.majorities": "Mehrheiten in den Ländern",
+    },
+}
+CATALOGUE = {lang: {**CATALOGUE[lang], **SHEET_CATALOGUE.get(lang, {})} for lang in CATALOGUE}

@@ -52,6 +52,9 @@ class PublicView:
     """The seat that started; -1 until known."""
     start_option: int | None
     """The ``start_seat`` option (None = random)."""
+    round: int
+    """The round under way: 0 before the first turn, then +1 each time the turn comes round past
+    the start seat (the rules have no rounds; the log's sections and the replay count them)."""
     tie_rule: str
     """The ``majority_tie`` option."""
     countries: tuple[CountryView, ...]
@@ -126,6 +129,7 @@ def observe_state(s: DonCarloState, viewer: int | None) -> DonCarloView:
         players=n,
         start_seat=s.start_seat,
         start_option=s.start_option,
+        round=s.round,
         tie_rule=s.tie_rule,
         countries=tuple(
             CountryView(
@@ -186,6 +190,7 @@ def determinize_view(view: DonCarloView, viewer: int, rng: Random) -> DonCarloSt
     s.phase = PHASE_NAMES.index(dec.phase)
     s.turn = dec.turn
     s.start_seat = pub.start_seat
+    s.round = pub.round
     s.actors = dec.to_act
     s.blocked = dec.blocked is not None
     s.influence = list(pub.influence)

@@ -1,4 +1,5 @@
-"""El Grande components and tables (spec: ../shared/rules/el-grande.md §2).
+"""El Grande components and tables (§2 of the specification this implementation
+follows, rules version 1, summarised in docs/games/el-grande.md).
 
 Facts only; the rules code reads them. Markers follow the spec: (single source), (decision).
 An owner of the real box corrects a value here and raises DATA_VERSION.

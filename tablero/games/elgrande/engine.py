@@ -182,7 +182,7 @@ def score_area(s: ElGrandeState, area: int, events: list[Event] | None, *, first
     if events is not None:
         aid = Message(f"eg.area.{AREA_IDS[area]}")
         shares = tuple(Message("eg.points", seat=p, points=points[p], place=rk[p])
-                       for p in range(n) if counts[p])
+                       for p in sorted(range(n), key=lambda q: (rk[q], q)) if counts[p])  # by place
         events.append(Event(Message("eg.score", area=aid, shares=shares)))
     if area != CASTILLO and leader >= 0:
         if area == s.king:
@@ -713,7 +713,9 @@ def _next_round(s: ElGrandeState, ev: Events) -> None:
         if ev is not None:
             res = result(s)
             assert res is not None
-            ev.append(Event(Message("eg.final", scores=tuple(s.score), seats=res.winners)))
+            standings = tuple(Message("eg.points", seat=q, points=s.score[q], place=res.ranks[q])
+                              for q in sorted(range(s.n), key=lambda q: (res.ranks[q], q)))
+            ev.append(Event(Message("eg.final", scores=tuple(s.score), seats=res.winners, standings=standings)))
         return
     s.ri += 1
     _start_round(s, ev)
@@ -747,7 +749,7 @@ def _start_picks(s: ElGrandeState, kind: int, seats: list[int]) -> None:
 def _pick(s: ElGrandeState, p: int, region: int, ev: Events) -> None:
     s.picks[p] = region
     if ev is not None:
-        ev.append(_logged(p, act(Kind.DISK, region), Message("eg.disk", seat=p, area=_area(region))))
+        ev.append(_logged(p, act(Kind.DISK, region), Message("eg.disk", seat=p, area=_area(region), secret=True)))
     s.actors = tuple(q for q in s.pick_seats if s.picks[q] < 0)
     if s.actors:
         return
@@ -969,7 +971,7 @@ def _card_step(s: ElGrandeState, p: int, a: EGAction, ev: Events) -> None:
         s.cab[q][src] -= 1
         s.cab[q][dst] += 1
         if ev is not None:
-            ev.append(Event(Message("eg.move", seat=p, owner_seat=q, area=_area(src), to=_area(dst))))
+            ev.append(Event(Message("eg.move", seat=p, owner_seat=q, area=_area(src), to=_area(dst), own=q == p)))
         if s.move_mode == "mixed" and q != p:
             s.budget_opp -= 1
         elif s.move_mode != "allout":

@@ -23,12 +23,13 @@ from tablero.core.protocol import (
     OptionSpec,
     Player,
     Result,
+    ScoreSheet,
     Viewer,
     check_start_seat,
     parse_bool,
     parse_start_seat,
 )
-from tablero.games.elgrande import actions, data, engine
+from tablero.games.elgrande import actions, data, engine, sheet
 from tablero.games.elgrande.actions import EGAction, parse, redact
 from tablero.games.elgrande.state import PHASE_NAMES, POWER, ElGrandeState
 from tablero.games.elgrande.text import CATALOGUE, describe, render
@@ -131,6 +132,10 @@ class ElGrande(Game[ElGrandeState, EGAction, ElGrandeView]):
     def result(self, state: ElGrandeState) -> Result | None:
         return engine.result(state)
 
+    def score_sheet(self, state: ElGrandeState, log: Sequence[Message]) -> ScoreSheet | None:
+        """Each general scoring per area with the King's and Grande bonuses, each scoring card (:mod:`.sheet`)."""
+        return sheet.score_sheet(state, log)
+
     # ------------------------------------------------------------------ action spaces
     def action_codec(self, players: int, options: Mapping[str, object] | None = None) -> TableCodec[EGAction]:
         """Every seat decision for ``players`` seats (options change nothing): see ``actions``."""
@@ -168,6 +173,10 @@ class ElGrande(Game[ElGrandeState, EGAction, ElGrandeView]):
 
     def catalogue(self) -> Catalogue:
         return CATALOGUE
+
+    def starts_section(self, msg: Message) -> bool:
+        """The line that opens a round ("Round 3")."""
+        return msg.id == "eg.round"
 
     def table_data(self) -> dict[str, Any]:
         return data.table_data()

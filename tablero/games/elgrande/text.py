@@ -27,16 +27,86 @@ _AREAS_DE = {f"eg.area.{r.id}": r.name_de for r in REGIONS} | {"eg.area.castillo
 _CARDS_EN = {f"eg.card.{c.id}": f"{c.id} {c.name_en}" for c in CARD_TYPES}
 _CARDS_DE = {f"eg.card.{c.id}": f"{c.id} {c.name_de}" for c in CARD_TYPES}
 
+
+def _select(param: str, cases: dict[str, str], other: str) -> str:
+    """A ``{param:select:KEY=TEXT|…|other=TEXT}`` template part (syntax: tablero.core.messages)."""
+    return "{" + param + ":select:" + "".join(f"{k}={v}|" for k, v in cases.items()) + f"other={other}}}"
+
+
+# Areas in a sentence. Most regions are names without an article ("nach Galicien"); the
+# Castillo, the Baskenland and the court take one ("ins Castillo", "ins Baskenland", "an den
+# Hof"), so a German template picks the form by the area's message id.
+_ARTICLED = ("eg.area.castillo", "eg.area.pais_vasco", "eg.court")
+_DE_FORMS = {
+    "acc": ("das Castillo", "das Baskenland", "den Hof", "{}"),
+    "dat": ("dem Castillo", "dem Baskenland", "dem Hof", "{}"),
+    "to": ("ins Castillo", "ins Baskenland", "an den Hof", "nach {}"),
+    "into": ("ins Castillo", "ins Baskenland", "an den Hof", "in {}"),
+    "in": ("im Castillo", "im Baskenland", "am Hof", "in {}"),
+    "from": ("aus dem Castillo", "aus dem Baskenland", "vom Hof", "aus {}"),
+    "onto": ("auf das Castillo", "auf das Baskenland", "auf den Hof", "auf {}"),
+}
+
+
+def _de(form: str, param: str = "area") -> str:
+    """German: the area in ``param`` in a case or after a preposition (``_de("to")``: "nach
+    Galicien", "ins Castillo")."""
+    *special, other = _DE_FORMS[form]
+    return _select(param, dict(zip(_ARTICLED, special, strict=True)), other.format("{" + param + "}"))
+
+
+def _en(param: str = "area") -> str:
+    """English: the area in ``param`` inside a sentence ("the Castillo", "Galicia")."""
+    return _select(param, {"eg.area.castillo": "the Castillo"}, "{" + param + "}")
+
+
+def _n_de(param: str, one: str, many: str, none: str) -> str:
+    """German: "keinen Caballero" / "einen Caballero" / "3 Caballeros" by the number in ``param``."""
+    return _select(param, {"0": none, "1": one}, f"{{{param}}} {many}")
+
+
+def _n_en(param: str, one: str = "a caballero", many: str = "caballeros", none: str = "no caballeros") -> str:
+    return _select(param, {"0": none, "1": one}, f"{{{param}}} {many}")
+
+
+_CAB_EN = _n_en("count")
+_CAB_DE = _n_de("count", "einen Caballero", "Caballeros", "keinen Caballero")
+_TILE = _select("tile", {str(i): "/".join(str(v) for v in t) for i, t in enumerate(TILES)}, "{tile}")
+_POINTS_EN = "{points} {points:plural:point|points}"
+_POINTS_DE = "{points} {points:plural:Punkt|Punkte}"
+_PLACE_EN = _select("place", {"1": "1st", "2": "2nd", "3": "3rd"}, "{place}th")
+
+_OPTIONS_EN = {
+    "option.short_game": "Short game",
+    "option.short_game.help": "The official game over 6 rounds instead of 9: rounds 1, 4 and 7 are left out.",
+    "option.start_seat": "Start player",
+    "option.start_seat.help": "Who plays the first power card: a chosen seat, or drawn by lot.",
+    "option.start_seat.random": "drawn by lot",
+    "option.castillo_open": "Open Castillo",
+    "option.castillo_open.help": "Show during play how many caballeros of each colour stand in the Castillo "
+                                 "(everyone may count them anyway).",
+}
+_OPTIONS_DE = {
+    "option.short_game": "Kurzes Spiel",
+    "option.short_game.help": "Die offizielle Partie über 6 statt 9 Runden: die Runden 1, 4 und 7 entfallen.",
+    "option.start_seat": "Wer beginnt",
+    "option.start_seat.help": "Wer die erste Machtkarte spielt: ein bestimmter Platz oder per Los.",
+    "option.start_seat.random": "per Los",
+    "option.castillo_open": "Offenes Castillo",
+    "option.castillo_open.help": "Zeigt während des Spiels, wie viele Caballeros jeder Farbe im Castillo stehen "
+                                 "(mitzählen darf man ohnehin).",
+}
+
 CATALOGUE: Catalogue = {
     "en": {
-        **_AREAS_EN, **_CARDS_EN,
+        **_AREAS_EN, **_CARDS_EN, **_OPTIONS_EN,
         "eg.actor": "{seat}: {what}",
         "eg.court": "the court",
-        "eg.points": "{seat} {points} ({place}.)",
-        "eg.score": "Scoring of {area}: {shares}",
-        "eg.score.empty": "Scoring of {area}: nobody there",
-        "eg.bonus.king": "{seat} gets the King's bonus +{points}",
-        "eg.bonus.grande": "{seat} gets the Grande bonus +{points}",
+        "eg.points": f"{{seat}} {_POINTS_EN} ({_PLACE_EN})",
+        "eg.score": f"Scoring in {_en()}: {{shares}}",
+        "eg.score.empty": f"Scoring in {_en()}: no caballeros there",
+        "eg.bonus.king": f"{{seat}} gets the King's bonus: +{_POINTS_EN}",
+        "eg.bonus.grande": f"{{seat}} gets the Grande bonus: +{_POINTS_EN}",
         "eg.deal.home": "{seat}'s home region is {area}",
         "eg.deal.king": "The King starts in {area}",
         "eg.start": "{seat} is the start player",
@@ -44,177 +114,193 @@ CATALOGUE: Catalogue = {
         "eg.round": "Round {round}",
         "eg.power": "{seat} plays power card {value}",
         "eg.order": "Turn order: {seats}",
-        "eg.intake": "{seat} takes {count} caballeros into the court",
-        "eg.intake_from": "{seat} takes a caballero from {area} into the court",
+        "eg.intake": f"{{seat}} takes {_CAB_EN} into the court",
+        "eg.intake_from": f"{{seat}} takes a caballero from {_en()} into the court",
         "eg.take": "{seat} takes {card}",
         "eg.place_first": "{seat} places first",
-        "eg.place": "{seat} places a caballero in {area}",
+        "eg.place": f"{{seat}} places a caballero in {_en()}",
         "eg.skip_action": "{seat} does not use the special action",
         "eg.announce": "{seat} announces the action of {card}",
         "eg.veto": "{seat} plays Veto! against {card}",
         "eg.allow": "{seat} allows the action",
         "eg.veto_expired": "{seat}'s old Veto! expires",
         "eg.general_scoring": "General scoring after round {round}",
-        "eg.disk": "{seat}: {area}",
+        "eg.disk": "{secret:select:True={seat} sets the secret disk to {area}|other={seat}: {area}}",
         "eg.disk.hidden": "{seat} sets the secret disk",
-        "eg.reveal_disks": "Disks revealed: {picks}",
-        "eg.castillo_out": "{seat}'s {count} caballeros leave the Castillo for {area}",
-        "eg.return": "{seat} returns {count} from {area} to the province",
-        "eg.return_all": "{seat} returns all {count} available caballeros to the province",
-        "eg.evict": "{seat}'s {count} caballeros move to {area}",
-        "eg.select": "{seat} chooses {area}",
-        "eg.stop": "{seat} stops",
-        "eg.move": "{seat} moves a caballero of {owner_seat} from {area} to {to}",
-        "eg.place_extra": "{seat} places an extra caballero in {area}",
+        "eg.reveal_disks": "Disks revealed — {picks}",
+        "eg.castillo_out": f"{{count:plural:{{seat}}'s caballero leaves|{{seat}}'s # caballeros leave}} the Castillo "
+                           f"for {_en()}",
+        "eg.return": f"{{seat}} returns {_CAB_EN} from {_en()} to the province",
+        "eg.return_all": "{seat} returns {count:plural:the only available caballero|all # available caballeros} to "
+                         "the province",
+        "eg.evict": f"{{count:plural:{{seat}}'s caballero moves|{{seat}}'s # caballeros move}} to {_en()}",
+        "eg.select": f"{{seat}} chooses {_en()}",
+        "eg.stop": "{seat} moves no more caballeros",
+        "eg.move": f"{{seat}} moves {{own:select:True=one of their own caballeros|other=one of "
+                   f"{{owner_seat}}'s caballeros}} from {_en()} to {_en('to')}",
+        "eg.place_extra": f"{{seat}} places an extra caballero in {_en()}",
         "eg.mode.extra": "{seat} chooses the extra placement",
-        "eg.mode.all_out": "{seat} chooses to move all own caballeros out of a region",
-        "eg.select_scoring": "{seat} chooses to score {area}",
-        "eg.send_back": "{seat} sends a caballero of {owner_seat} from {area} back to the province",
-        "eg.tile": "{seat} puts scoreboard {tile} in {area}",
-        "eg.king": "{seat} moves the King to {area}",
-        "eg.grande": "{seat} moves the Grande to {area}",
+        "eg.mode.all_out": "{seat} chooses to move all of their caballeros out of one region",
+        "eg.select_scoring": f"{{seat}} chooses to score {_en()}",
+        "eg.send_back": f"{{seat}} sends one of {{owner_seat}}'s caballeros from {_en()} back to the province",
+        "eg.tile": f"{{seat}} puts the {_TILE} scoreboard in {_en()}",
+        "eg.king": f"{{seat}} moves the King to {_en()}",
+        "eg.grande": f"{{seat}} moves their Grande to {_en()}",
         "eg.take_back": "{seat} takes power card {value} back",
         "eg.take_back.hidden": "{seat} takes a power card back",
-        "eg.court_intake": "{seat} takes {count} from the province into the court",
-        "eg.final": "Final scores {scores}; winner: {seats}",
-        "eg.opt.power": "play power card {value} (take up to {cab} caballeros)",
-        "eg.opt.intake": "take {count} caballeros into the court",
-        "eg.opt.intake_from": "take a caballero from {area}",
-        "eg.opt.stop": "stop",
+        "eg.court_intake": f"{{seat}} takes {_CAB_EN} from the province into the court",
+        "eg.final": "Final scores: {standings}. {seats:plural:Winner|Winners}: {seats}",
+        "eg.opt.power": "play power card {value} ({cab:select:0=no caballeros into the court|1=up to 1 caballero "
+                        "into the court|other=up to {cab} caballeros into the court})",
+        "eg.opt.intake": f"take {_CAB_EN} into the court",
+        "eg.opt.intake_from": f"take a caballero from {_en()} into the court",
+        "eg.opt.stop": "end the action here",
         "eg.opt.take": "take card {card}",
         "eg.opt.action_first": "special action first, then place",
         "eg.opt.place_first": "place first, then decide on the action",
-        "eg.opt.place": "place a caballero in {area}",
-        "eg.opt.end_placement": "end placement",
+        "eg.opt.place": f"place a caballero in {_en()}",
+        "eg.opt.end_placement": "stop placing",
         "eg.opt.do_action": "do the special action",
         "eg.opt.skip_action": "skip the special action",
         "eg.opt.veto": "play Veto!",
         "eg.opt.allow": "allow the action",
-        "eg.opt.mode_all_out": "move all own caballeros out of one region",
+        "eg.opt.mode_all_out": "move all of your caballeros out of one region",
         "eg.opt.mode_extra": "place up to 2 extra caballeros",
-        "eg.opt.select": "choose {area}",
-        "eg.opt.select_opponent": "send back a caballero of {owner_seat} from {area}",
-        "eg.opt.move": "move a caballero of {owner_seat} from {area} to {to}",
-        "eg.opt.extra": "place an extra caballero in {area}",
-        "eg.opt.score": "score {area}",
-        "eg.opt.tile": "put scoreboard {tile} in {area}",
-        "eg.opt.move_tile": "move scoreboard {tile} to {area}",
-        "eg.opt.king": "move the King to {area}",
-        "eg.opt.grande": "move your Grande to {area}",
+        "eg.opt.select": f"choose {_en()}",
+        "eg.opt.select_opponent": f"send one of {{owner_seat}}'s caballeros from {_en()} back to the province",
+        "eg.opt.move": f"move {{own:select:True=one of your caballeros|other=one of {{owner_seat}}'s caballeros}} from "
+                       f"{_en()} to {_en('to')}",
+        "eg.opt.extra": f"place an extra caballero in {_en()}",
+        "eg.opt.score": f"score {_en()}",
+        "eg.opt.tile": f"put the {_TILE} scoreboard in {_en()}",
+        "eg.opt.move_tile": f"move the {_TILE} scoreboard to {_en()}",
+        "eg.opt.king": f"move the King to {_en()}",
+        "eg.opt.grande": f"move your Grande to {_en()}",
         "eg.opt.take_back": "take power card {value} back",
-        "eg.opt.return": "return a caballero from {area}",
-        "eg.opt.disk": "set your disk to {area}",
+        "eg.opt.return": f"send a caballero from {_en()} back to the province",
+        "eg.opt.disk": f"set your secret disk to {_en()}",
         "eg.chance.deal": "region card {area}",
         "eg.chance.start": "{seat} starts",
         "eg.chance.reveal": "card {card} turned up",
         "eg.ui.round": "Round {round} ({played} of {rounds} played){scoring}",
         "eg.ui.next_scoring": " · scoring after round {round}",
-        "eg.ui.king": "King in {area} · + marks the regions next to the King",
+        "eg.ui.king": f"King in {_en()} · + marks the regions next to the King",
         "eg.ui.offer": "Cards on offer: {cards}",
         "eg.ui.none": "-",
-        "eg.ui.player": "{seat}: {score} points · court {court} · province {province} · Grande in {area}",
+        "eg.ui.player": "{seat}: {score} {score:plural:point|points} · court {court} · province {province} · Grande "
+                        "in {area}",
         "eg.ui.power": "   power cards played: {played} · in hand: {hand}{veto}",
         "eg.ui.veto": " · holds Veto!",
         "eg.ui.castillo": "Castillo: {counts}",
-        "eg.ui.castillo_hidden": "Castillo: {total} caballeros",
+        "eg.ui.castillo_hidden": "Castillo: {total} {total:plural:caballero|caballeros}",
         "eg.ui.pending": "Waiting for: {seats} ({phase})",
         "eg.ui.committed": "Disks set: {seats}",
         "eg.ui.over": "Game over. Ranks: {ranks}",
         "eg.ui.current": "{seat} plays {card}",
+        "eg.ui.king_mark": "King",
     },
     "de": {
-        **_AREAS_DE, **_CARDS_DE,
+        **_AREAS_DE, **_CARDS_DE, **_OPTIONS_DE,
         "eg.actor": "{seat}: {what}",
-        "eg.court": "den Hof",
-        "eg.points": "{seat} {points} ({place}.)",
-        "eg.score": "Wertung {area}: {shares}",
-        "eg.score.empty": "Wertung {area}: niemand vertreten",
-        "eg.bonus.king": "{seat} erhält den Königsbonus +{points}",
-        "eg.bonus.grande": "{seat} erhält den Grandenbonus +{points}",
-        "eg.deal.home": "Heimatland von {seat}: {area}",
-        "eg.deal.king": "Der König beginnt in {area}",
-        "eg.start": "{seat} ist Startspieler",
+        "eg.court": "der Hof",
+        "eg.points": f"{{seat}} {_POINTS_DE} ({{place}}. Platz)",
+        "eg.score": f"Wertung {_de('in')}: {{shares}}",
+        "eg.score.empty": f"Wertung {_de('in')}: kein Caballero da",
+        "eg.bonus.king": f"{{seat}} erhält den Königsbonus: +{_POINTS_DE}",
+        "eg.bonus.grande": f"{{seat}} erhält den Grandenbonus: +{_POINTS_DE}",
+        "eg.deal.home": "Heimatregion von {seat}: {area}",
+        "eg.deal.king": f"Der König beginnt {_de('in')}",
+        "eg.start": "{seat} beginnt",
         "eg.reveal": "Aufgedeckt: {card}",
         "eg.round": "Runde {round}",
         "eg.power": "{seat} spielt Machtkarte {value}",
         "eg.order": "Zugreihenfolge: {seats}",
-        "eg.intake": "{seat} nimmt {count} Caballeros an den Hof",
-        "eg.intake_from": "{seat} nimmt einen Caballero aus {area} an den Hof",
-        "eg.take": "{seat} nimmt {card}",
+        "eg.intake": f"{{seat}} nimmt {_CAB_DE} an den Hof",
+        "eg.intake_from": f"{{seat}} holt einen Caballero {_de('from')} an den Hof",
+        "eg.take": "{seat} nimmt die Karte {card}",
         "eg.place_first": "{seat} setzt zuerst ein",
-        "eg.place": "{seat} setzt einen Caballero nach {area}",
-        "eg.skip_action": "{seat} verzichtet auf die Aktion",
-        "eg.announce": "{seat} kündigt die Aktion von {card} an",
+        "eg.place": f"{{seat}} setzt einen Caballero {_de('into')} ein",
+        "eg.skip_action": "{seat} verzichtet auf die Sonderaktion",
+        "eg.announce": "{seat} kündigt die Sonderaktion von {card} an",
         "eg.veto": "{seat} spielt Veto! gegen {card}",
-        "eg.allow": "{seat} lässt die Aktion zu",
+        "eg.allow": "{seat} lässt die Sonderaktion zu",
         "eg.veto_expired": "Das alte Veto! von {seat} verfällt",
-        "eg.general_scoring": "Wertung nach Runde {round}",
-        "eg.disk": "{seat}: {area}",
-        "eg.disk.hidden": "{seat} stellt die Drehscheibe ein",
-        "eg.reveal_disks": "Drehscheiben aufgedeckt: {picks}",
-        "eg.castillo_out": "{count} Caballeros von {seat} verlassen das Castillo nach {area}",
-        "eg.return": "{seat} gibt {count} aus {area} in die Provinz zurück",
-        "eg.return_all": "{seat} gibt alle {count} verfügbaren Caballeros in die Provinz zurück",
-        "eg.evict": "{count} Caballeros von {seat} ziehen nach {area}",
-        "eg.select": "{seat} wählt {area}",
-        "eg.stop": "{seat} hört auf",
-        "eg.move": "{seat} versetzt einen Caballero von {owner_seat} aus {area} nach {to}",
-        "eg.place_extra": "{seat} setzt zusätzlich einen Caballero nach {area}",
+        "eg.general_scoring": "Wertung aller Regionen nach Runde {round}",
+        "eg.disk": f"{{secret:select:True={{seat}} stellt die geheime Drehscheibe {_de('onto')}|other={{seat}}: "
+                   f"{{area}}}}",
+        "eg.disk.hidden": "{seat} stellt die geheime Drehscheibe ein",
+        "eg.reveal_disks": "Drehscheiben aufgedeckt — {picks}",
+        "eg.castillo_out": f"{{count:plural:Ein Caballero|# Caballeros}} von {{seat}} {{count:plural:zieht|ziehen}} "
+                           f"aus dem Castillo {_de('to')}",
+        "eg.return": f"{{seat}} schickt {_CAB_DE} {_de('from')} in die Provinz zurück",
+        "eg.return_all": "{seat} schickt {count:plural:den einzigen verfügbaren Caballero|alle # verfügbaren "
+                         "Caballeros} in die Provinz zurück",
+        "eg.evict": f"{{count:plural:Ein Caballero|# Caballeros}} von {{seat}} {{count:plural:zieht|ziehen}} "
+                    f"{_de('to')}",
+        "eg.select": f"{{seat}} wählt {_de('acc')}",
+        "eg.stop": "{seat} versetzt keine weiteren Caballeros",
+        "eg.move": f"{{seat}} versetzt {{own:select:True=einen eigenen Caballero|other=einen Caballero von "
+                   f"{{owner_seat}}}} {_de('from')} {_de('to', 'to')}",
+        "eg.place_extra": f"{{seat}} setzt zusätzlich einen Caballero {_de('into')} ein",
         "eg.mode.extra": "{seat} wählt das zusätzliche Einsetzen",
-        "eg.mode.all_out": "{seat} wählt: alle eigenen aus einer Region",
-        "eg.select_scoring": "{seat} lässt {area} werten",
-        "eg.send_back": "{seat} schickt einen Caballero von {owner_seat} aus {area} in die Provinz",
-        "eg.tile": "{seat} legt Wertungstafel {tile} nach {area}",
-        "eg.king": "{seat} setzt den König nach {area}",
-        "eg.grande": "{seat} versetzt seinen Granden nach {area}",
+        "eg.mode.all_out": "{seat} wählt: alle eigenen Caballeros aus einer Region abziehen",
+        "eg.select_scoring": f"{{seat}} lässt {_de('acc')} werten",
+        "eg.send_back": f"{{seat}} schickt einen Caballero von {{owner_seat}} {_de('from')} in die Provinz zurück",
+        "eg.tile": f"{{seat}} legt die Wertungstafel {_TILE} {_de('into')}",
+        "eg.king": f"{{seat}} versetzt den König {_de('to')}",
+        "eg.grande": f"{{seat}} versetzt den eigenen Granden {_de('to')}",
         "eg.take_back": "{seat} nimmt Machtkarte {value} zurück",
         "eg.take_back.hidden": "{seat} nimmt eine Machtkarte zurück",
-        "eg.court_intake": "{seat} nimmt {count} aus der Provinz an den Hof",
-        "eg.final": "Endstand {scores}; Sieger: {seats}",
-        "eg.opt.power": "Machtkarte {value} spielen (bis zu {cab} Caballeros)",
-        "eg.opt.intake": "{count} Caballeros an den Hof nehmen",
-        "eg.opt.intake_from": "einen Caballero aus {area} nehmen",
-        "eg.opt.stop": "aufhören",
+        "eg.court_intake": f"{{seat}} holt {_CAB_DE} aus der Provinz an den Hof",
+        "eg.final": "Endstand: {standings}. {seats:plural:Gewinner|Gewinner}: {seats}",
+        "eg.opt.power": "Machtkarte {value} spielen ({cab:select:0=keine Caballeros an den Hof|1=bis zu 1 Caballero "
+                        "an den Hof|other=bis zu {cab} Caballeros an den Hof})",
+        "eg.opt.intake": f"{_CAB_DE} an den Hof nehmen",
+        "eg.opt.intake_from": f"einen Caballero {_de('from')} an den Hof holen",
+        "eg.opt.stop": "die Aktion hier beenden",
         "eg.opt.take": "Karte {card} nehmen",
-        "eg.opt.action_first": "erst die Aktion, dann einsetzen",
-        "eg.opt.place_first": "erst einsetzen, dann über die Aktion entscheiden",
-        "eg.opt.place": "einen Caballero nach {area} setzen",
+        "eg.opt.action_first": "erst die Sonderaktion, dann einsetzen",
+        "eg.opt.place_first": "erst einsetzen, dann über die Sonderaktion entscheiden",
+        "eg.opt.place": f"einen Caballero {_de('into')} einsetzen",
         "eg.opt.end_placement": "Einsetzen beenden",
-        "eg.opt.do_action": "die Aktion ausführen",
-        "eg.opt.skip_action": "auf die Aktion verzichten",
+        "eg.opt.do_action": "die Sonderaktion ausführen",
+        "eg.opt.skip_action": "auf die Sonderaktion verzichten",
         "eg.opt.veto": "Veto! spielen",
-        "eg.opt.allow": "die Aktion zulassen",
-        "eg.opt.mode_all_out": "alle eigenen Caballeros aus einer Region versetzen",
+        "eg.opt.allow": "die Sonderaktion zulassen",
+        "eg.opt.mode_all_out": "alle eigenen Caballeros aus einer Region abziehen",
         "eg.opt.mode_extra": "bis zu 2 Caballeros zusätzlich einsetzen",
-        "eg.opt.select": "{area} wählen",
-        "eg.opt.select_opponent": "einen Caballero von {owner_seat} aus {area} zurückschicken",
-        "eg.opt.move": "einen Caballero von {owner_seat} aus {area} nach {to} versetzen",
-        "eg.opt.extra": "zusätzlich einen Caballero nach {area} setzen",
-        "eg.opt.score": "{area} werten",
-        "eg.opt.tile": "Wertungstafel {tile} nach {area} legen",
-        "eg.opt.move_tile": "Wertungstafel {tile} nach {area} versetzen",
-        "eg.opt.king": "den König nach {area} setzen",
-        "eg.opt.grande": "deinen Granden nach {area} versetzen",
+        "eg.opt.select": f"{_de('acc')} wählen",
+        "eg.opt.select_opponent": f"einen Caballero von {{owner_seat}} {_de('from')} in die Provinz zurückschicken",
+        "eg.opt.move": f"{{own:select:True=einen eigenen Caballero|other=einen Caballero von {{owner_seat}}}} "
+                       f"{_de('from')} {_de('to', 'to')} versetzen",
+        "eg.opt.extra": f"zusätzlich einen Caballero {_de('into')} einsetzen",
+        "eg.opt.score": f"{_de('acc')} werten",
+        "eg.opt.tile": f"die Wertungstafel {_TILE} {_de('into')} legen",
+        "eg.opt.move_tile": f"die Wertungstafel {_TILE} {_de('to')} versetzen",
+        "eg.opt.king": f"den König {_de('to')} versetzen",
+        "eg.opt.grande": f"deinen Granden {_de('to')} versetzen",
         "eg.opt.take_back": "Machtkarte {value} zurücknehmen",
-        "eg.opt.return": "einen Caballero aus {area} zurückgeben",
-        "eg.opt.disk": "Drehscheibe auf {area} stellen",
+        "eg.opt.return": f"einen Caballero {_de('from')} in die Provinz zurückschicken",
+        "eg.opt.disk": f"die geheime Drehscheibe {_de('onto')} stellen",
         "eg.chance.deal": "Regionenkarte {area}",
         "eg.chance.start": "{seat} beginnt",
         "eg.chance.reveal": "Karte {card} aufgedeckt",
         "eg.ui.round": "Runde {round} ({played}. von {rounds}){scoring}",
         "eg.ui.next_scoring": " · Wertung nach Runde {round}",
-        "eg.ui.king": "König in {area} · + markiert die Nachbarregionen des Königs",
+        "eg.ui.king": f"König {_de('in')} · + markiert die Nachbarregionen des Königs",
         "eg.ui.offer": "Aktionskarten: {cards}",
         "eg.ui.none": "-",
-        "eg.ui.player": "{seat}: {score} Punkte · Hof {court} · Provinz {province} · Grande in {area}",
+        "eg.ui.player": f"{{seat}}: {{score}} {{score:plural:Punkt|Punkte}} · Hof {{court}} · Provinz {{province}} · "
+                        f"Grande {_de('in')}",
         "eg.ui.power": "   gespielte Machtkarten: {played} · auf der Hand: {hand}{veto}",
         "eg.ui.veto": " · hält Veto!",
         "eg.ui.castillo": "Castillo: {counts}",
-        "eg.ui.castillo_hidden": "Castillo: {total} Caballeros",
+        "eg.ui.castillo_hidden": "Castillo: {total} {total:plural:Caballero|Caballeros}",
         "eg.ui.pending": "Am Zug: {seats} ({phase})",
         "eg.ui.committed": "Drehscheiben gestellt: {seats}",
         "eg.ui.over": "Spielende. Plätze: {ranks}",
         "eg.ui.current": "{seat} spielt {card}",
+        "eg.ui.king_mark": "König",
     },
 }
 
@@ -256,9 +342,9 @@ def describe(player: Player, a: EGAction, viewer: Viewer) -> Message:
     elif k == Kind.SELECT_OPPONENT:
         params = {"owner_seat": a.a, "area": _area(a.b)}
     elif k == Kind.MOVE:
-        params = {"owner_seat": a.b, "area": _area(a.a), "to": _area(a.c)}
+        params = {"owner_seat": a.b, "area": _area(a.a), "to": _area(a.c), "own": a.b == player}
     elif k in (Kind.PLACE_TILE, Kind.MOVE_TILE):
-        params = {"tile": "/".join(str(x) for x in TILES[a.a]), "area": _area(a.b)}
+        params = {"tile": a.a, "area": _area(a.b)}
     elif k == Kind.TAKE_BACK:
         params = {"value": a.a}
     if mine:
@@ -299,7 +385,7 @@ def render(view: ElGrandeView, tr: Callable[[Message], str]) -> str:
                 tile = " ▣"
         tags = []
         if pub.king == r:
-            tags.append("[bold]♚ King[/bold]")
+            tags.append(f"[bold]♚ {tr(Message('eg.ui.king_mark'))}[/bold]")
         for p in range(n):
             if pub.grande[p] == r:
                 tags.append(f"[bold {COLOURS[p]}]G·{LETTERS[p]}[/bold {COLOURS[p]}]")
@@ -344,3 +430,29 @@ def render(view: ElGrandeView, tr: Callable[[Message], str]) -> str:
         lines.append("")
         lines.append(f"[bold]{tr(Message('eg.ui.over', ranks=ranks))}[/bold]")
     return "\n".join(lines)
+
+
+# ---- the end screen's score sheet (sheet.py): its row labels, merged into CATALOGUE ----
+SHEET_CATALOGUE: Catalogue = {
+    "en": {
+        "eg.sheet.total": "Total",
+        "eg.sheet.earlier": "Points at the start position",
+        "eg.sheet.general": "Scoring after round {round}",
+        "eg.sheet.cards": "Scoring cards",
+        "eg.sheet.card": "Round {round}: {card}",
+        "eg.sheet.king": "King's bonus",
+        "eg.sheet.grande": "Grande bonus",
+        "eg.sheet.other": "Other scorings",
+    },
+    "de": {
+        "eg.sheet.total": "Summe",
+        "eg.sheet.earlier": "Punkte der Startstellung",
+        "eg.sheet.general": "Wertung nach Runde {round}",
+        "eg.sheet.cards": "Wertungskarten",
+        "eg.sheet.card": "Runde {round}: {card}",
+        "eg.sheet.king": "Königsbonus",
+        "eg.sheet.grande": "Grandenbonus",
+        "eg.sheet.other": "Weitere Wertungen",
+    },
+}
+CATALOGUE = {lang: {**CATALOGUE[lang], **SHEET_CATALOGUE.get(lang, {})} for lang in CATALOGUE}

@@ -1,4 +1,5 @@
-"""Mafia Legend components and tables (spec: ../shared/rules/mafia-legend.md, appendices A–G).
+"""Mafia Legend components and tables (appendices A–G of the specification this
+implementation follows, rules version 1, a reconstruction summarised in docs/games/mafia-legend.md).
 
 Every value here is a reconstruction (R) unless marked (S) (stated by the seed). An owner of
 the real box enters the printed values here, raises DATA_VERSION, and touches no rules code.

@@ -6,8 +6,10 @@ one step of the spec (a turn step, one stage of an attack, one month-end step, o
 and the game-end check (§15) runs after every task and every applied action, so a game can end
 in the middle of a month end exactly as §12 and MA-29 require.
 
-This module knows nothing of views, words or the ``Game`` façade (``rules.py``); ``moves.py``
-(the decisions), ``view.py``, ``text.py`` and ``setup.py`` build on it.
+This module knows nothing of views, sentences or the ``Game`` façade (``rules.py``); its log
+lines name things through ``names.py`` (nested messages, never wire tokens), their sentences
+are the catalogue of ``text.py``. ``moves.py`` (the decisions), ``view.py``, ``text.py`` and
+``setup.py`` build on it.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Any, Final
 from tablero.core.events import Event
 from tablero.core.messages import Message
 from tablero.core.protocol import CHANCE
-from tablero.games.mafia import data
+from tablero.games.mafia import data, names
 from tablero.games.mafia.actions import FIELD_NAMES, JOB_FIELD, MLAction
 from tablero.games.mafia.data import ACTIONS, CHARS, JOBS_BY_ID, MONEY, POWERS
 from tablero.games.mafia.state import (
@@ -239,7 +241,7 @@ def _draw(s: MafiaState, t: Task, ev: Events) -> None:
             if disc:
                 s.decks[deck] = dict(disc)
                 disc.clear()
-                emit(ev, "ml.reshuffle", deck=deck)
+                emit(ev, "ml.reshuffle", deck=names.deck(deck))
                 d = s.decks[deck]
         elif deck == "J" and s.job_bottom:
             place_drawn(s, deck, seat, dest, s.job_bottom.pop(0), ev)
@@ -250,7 +252,7 @@ def _draw(s: MafiaState, t: Task, ev: Events) -> None:
             s.tasks.append(t._replace(amount=count - 1))
             return
     if not d:
-        emit(ev, "ml.draw_lost", deck=deck, seat=seat, count=count)
+        emit(ev, "ml.draw_lost", deck=names.deck(deck), seat=seat, count=count)
         return
     s.tasks.append(t._replace(amount=count - 1))
     s.decision = Decision("chance_draw", seat, deck=deck, dest=dest)
@@ -263,23 +265,26 @@ def place_drawn(s: MafiaState, deck: str, seat: int, dest: str, card: str, ev: E
             add_card(s.screen[seat], card)
         else:
             add_card(s.hand_a[seat], card)
-        emit(ev, "ml.draw", [seat], Message("ml.draw.hidden", seat=seat, deck=deck), seat=seat, card=card)
+        emit(ev, "ml.draw", [seat], Message("ml.draw.hidden", seat=seat, card=names.unseen_card(deck)), seat=seat,
+             card=names.card(card))
     elif dest == "screen":
         add_card(s.screen[seat], card)
-        emit(ev, "ml.draw", [seat], Message("ml.draw.hidden", seat=seat, deck=deck), seat=seat, card=card)
+        emit(ev, "ml.draw", [seat], Message("ml.draw.hidden", seat=seat, card=names.unseen_card(deck)), seat=seat,
+             card=names.card(card))
     elif dest == "mission":
         s.mission[seat] = card
-        emit(ev, "ml.mission", [seat], Message("ml.mission.hidden", seat=seat), seat=seat, card=card)
+        emit(ev, "ml.mission", [seat], Message("ml.mission.hidden", seat=seat), seat=seat, card=names.card(card))
     elif dest.startswith("row"):
         k = int(dest[3:])
         s.row[k] = card
-        emit(ev, "ml.row", slot=k + 1, card=card)
+        emit(ev, "ml.row", slot=k + 1, card=names.card(card))
     elif dest == "job":
         s.job = card
-        emit(ev, "ml.job", card=card)
+        emit(ev, "ml.job", card=names.card(card))
     elif dest == "event":
         s.event_choice.append(KnownCard(card, seat))
-        emit(ev, "ml.event_drawn", [seat], Message("ml.event_drawn.hidden", seat=seat), seat=seat, card=card)
+        emit(ev, "ml.event_drawn", [seat], Message("ml.event_drawn.hidden", seat=seat), seat=seat,
+             card=names.card(card))
 
 
 def apply_chance(s: MafiaState, a: MLAction, ev: Events) -> None:
@@ -301,6 +306,8 @@ def apply_chance(s: MafiaState, a: MLAction, ev: Events) -> None:
 # ---------------------------------------------------------------------------- turns (§7)
 def _turn(s: MafiaState, t: Task, ev: Events) -> None:
     p = s.active
+    if s.month == 1 and s.phase == 1 and s.turn_pos == 0:
+        emit(ev, "ml.month", month=1, name=names.month(1))  # the first turn: month 1 begins (the log's section)
     if s.sitout[p]:
         s.sitout[p] -= 1
         emit(ev, "ml.sit_out", seat=p)
@@ -312,7 +319,7 @@ def _turn(s: MafiaState, t: Task, ev: Events) -> None:
     s.moved_to_hand, s.moved_to_screen = {}, {}
     s.grossoffensive = False
     s.decision = Decision("turn", p)
-    emit(ev, "ml.turn", seat=p, month=s.month, phase=s.phase)
+    emit(ev, "ml.turn", seat=p, month=s.month, month_name=names.month(s.month), phase=s.phase)
 
 
 def _resume(s: MafiaState, t: Task, ev: Events) -> None:
@@ -349,7 +356,7 @@ def _next_turn(s: MafiaState, t: Task, ev: Events) -> None:
         s.phase += 1
         s.tasks.append(Task("turn"))
         return
-    emit(ev, "ml.month_end", month=s.month)
+    emit(ev, "ml.month_end", month=s.month, month_name=names.month(s.month))
     start_month_end(s)
 
 
@@ -365,16 +372,17 @@ def _attack(s: MafiaState, t: Task, ev: Events) -> None:
     if stage == 0:
         if not x.face_up or x.seen_by != SEEN_BY_ALL:
             x = s.atk[target] = x._replace(seen_by=SEEN_BY_ALL)
-            emit(ev, "ml.reveal_attack", reveal=True, seat=attacker, target_seat=target, card=card)
+            emit(ev, "ml.reveal_attack", reveal=True, seat=attacker, target_seat=target, card=names.card(card))
         if c.symbol == "star":
             if not month_end or s.star:
-                emit(ev, "ml.star_ignored", card=card)
+                emit(ev, "ml.star_ignored", card=names.card(card))
                 discard_attack(s, target)
                 return
             s.star = True
         if advanced(s) and ((c.symbol == "badge" and s.powers[data.STAATSGEWALT] == target)
                             or (c.symbol == "star" and s.powers[data.PRESSE] == target)):
-            emit(ev, "ml.immune", target_seat=target, card=card)
+            emit(ev, "ml.immune", target_seat=target, card=names.card(card),
+                 power=names.power("STA" if c.symbol == "badge" else "PRE"))
             discard_attack(s, target)
             return
         if advanced(s) and s.family[target] == "lombardo" and not s.ability_used[target]:
@@ -397,10 +405,10 @@ def _attack(s: MafiaState, t: Task, ev: Events) -> None:
     else:
         ok = strength > 0
     if not ok:
-        emit(ev, "ml.attack_failed", seat=attacker, target_seat=target, card=card)
+        emit(ev, "ml.attack_failed", seat=attacker, target_seat=target, card=names.card(card))
         discard_attack(s, target)
         return
-    emit(ev, "ml.attack_succeeds", seat=attacker, target_seat=target, card=card)
+    emit(ev, "ml.attack_succeeds", seat=attacker, target_seat=target, card=names.card(card))
     push(s, Task("attack_effect", target, attacker=attacker, card=card),
          draw_task("M", attacker, c.dollar, "screen"), Task("discard_attack", target))
 
@@ -438,7 +446,7 @@ def _attack_effect(s: MafiaState, t: Task, ev: Events) -> None:
         s.vp[target] -= loss
         s.vp[attacker] += data.STAR_GAIN * c.stars * mult
         emit(ev, "ml.scandal", target_seat=target, loss=loss, seat=attacker,
-             gain=data.STAR_GAIN * c.stars * mult)
+             gain=data.STAR_GAIN * c.stars * mult, card=names.card(t.card))
 
 
 def raid(s: MafiaState, target: int, f: int, ev: Events) -> None:
@@ -448,8 +456,8 @@ def raid(s: MafiaState, target: int, f: int, ev: Events) -> None:
     for slot in cards:
         add_card(s.disc_m if slot.card in MONEY else s.disc_a, slot.card)
     # sorted: which back was which card stays unknown (the view shows only the discard piles)
-    emit(ev, "ml.raided", reveal=True, target_seat=target, field=FIELD_NAMES[f],
-         cards=tuple(sorted(x.card for x in cards)))
+    emit(ev, "ml.raided", reveal=True, target_seat=target, field=names.field(FIELD_NAMES[f]),
+         cards=names.cards(sorted(x.card for x in cards)))
 
 
 def lose_character(s: MafiaState, owner: int, card: str, to: int, ev: Events) -> None:
@@ -457,11 +465,11 @@ def lose_character(s: MafiaState, owner: int, card: str, to: int, ev: Events) ->
     s.chars[owner].remove(card)
     if to < 0:
         add_card(s.disc_c, card)
-        emit(ev, "ml.hit", target_seat=owner, card=card)
+        emit(ev, "ml.hit", target_seat=owner, card=names.card(card))
     else:
         s.chars[to].append(card)
         s.acquired[to] += 1
-        emit(ev, "ml.handed_over", target_seat=owner, seat=to, card=card)
+        emit(ev, "ml.handed_over", target_seat=owner, seat=to, card=names.card(card))
         check_sets(s, to, ev)
     update_powers(s, ev)
 
@@ -520,13 +528,13 @@ def _job(s: MafiaState, t: Task, ev: Events) -> None:
     counted = counted_job_cards(s, q)
     shown = tuple(x.card for x in field)
     s.reveals.append(("job", q, shown))
-    emit(ev, "ml.job_reveal", reveal=True, seat=q, cards=shown)
+    emit(ev, "ml.job_reveal", reveal=True, seat=q, cards=names.cards(shown))
     if job_tags_ok(s, counted):
         push(s, Task("job_success", q), Task("discard_field", q, field=JOB_FIELD))
         return
     dice = job_dice(counted)
     if dice == 0:
-        emit(ev, "ml.job_abandon", seat=q)
+        emit(ev, "ml.job_no_dice", seat=q)
         discard_field(s, q, JOB_FIELD)
         return
     if immediate:
@@ -569,7 +577,7 @@ def _job_success(s: MafiaState, t: Task, ev: Events) -> None:
     s.job_done_month = True
     money = job.dollar + sum(ACTIONS[c].dollar for c in counted_job_cards(s, q) if c in ACTIONS)
     money += data.EV15_MONEY if event_on(s, "EV15") else 0
-    emit(ev, "ml.job_done", seat=q, job=s.job, vp=job.ep, money=money)
+    emit(ev, "ml.job_done", seat=q, job=names.card(s.job), vp=job.ep, money=money)
     s.job = ""
     push(s, draw_task("M", q, money, "screen"), draw_task("J", NOBODY, 1, "job"))
 
@@ -645,8 +653,9 @@ def _column(s: MafiaState, t: Task, ev: Events) -> None:
                         s.star = True
                 cards[i] = slot._replace(seen_by=SEEN_BY_ALL, ignored=ignored)
         s.reveals.append(("column", k + 1, tuple((q, tuple(sl.card for sl in s.fields[q][f])) for q in present)))
-        emit(ev, "ml.column_reveal", reveal=True, slot=k + 1, cards=tuple(
-            Message("ml.field", seat=q, cards=tuple(sl.card for sl in s.fields[q][f])) for q in present))
+        emit(ev, "ml.column_reveal", reveal=True, slot=k + 1, card=names.card(x))
+        for q in present:
+            emit(ev, "ml.field", reveal=True, seat=q, slot=k + 1, cards=names.cards(sl.card for sl in s.fields[q][f]))
         barone = [q for q in present if s.family[q] == "barone" and not s.ability_used[q]]
         if advanced(s) and barone:
             s.decision = Decision("family_ties", barone[0], column=FIELD_NAMES[f])
@@ -672,7 +681,7 @@ def _column(s: MafiaState, t: Task, ev: Events) -> None:
         if score > best_score or (q == ties and score == best_score):
             best, best_score = q, score
     if best < 0:
-        emit(ev, "ml.no_winner", slot=k + 1, card=x)
+        emit(ev, "ml.no_winner", slot=k + 1, card=names.card(x))
         push(s, Task("column_cleanup", column=k))
         return
     dollars = sum(ACTIONS[sl.card].dollar for sl in s.fields[best][f] if sl.card in ACTIONS and not sl.ignored)
@@ -686,7 +695,7 @@ def _win(s: MafiaState, t: Task, ev: Events) -> None:
     s.row[k] = ""
     s.chars[w].append(x)
     s.acquired[w] += 1
-    emit(ev, "ml.win_character", seat=w, card=x)
+    emit(ev, "ml.win_character", seat=w, card=names.card(x))
     update_powers(s, ev)
 
 
@@ -736,7 +745,7 @@ def _choose_event(s: MafiaState, t: Task, ev: Events) -> None:
 def keep_event(s: MafiaState, w: int, card: str, ev: Events) -> None:
     """``w`` keeps ``card`` for next month; the others go under the event deck (§10.3)."""
     s.next_events.append(card)
-    emit(ev, "ml.event_kept", seat=w, card=card)
+    emit(ev, "ml.event_kept", seat=w, card=names.card(card))
     others = [e.card for e in s.event_choice]
     others.remove(card)
     for other in others:
@@ -794,7 +803,7 @@ def _me_power_vp(s: MafiaState, t: Task, ev: Events) -> None:
         h = s.powers[i]
         if h >= 0:
             s.vp[h] += pw.vp
-            emit(ev, "ml.power_vp", seat=h, power=pw.id, vp=pw.vp)
+            emit(ev, "ml.power_vp", seat=h, power=names.power(pw.id), vp=pw.vp)
 
 
 def _me_monthly_bonus(s: MafiaState, t: Task, ev: Events) -> None:
@@ -846,7 +855,7 @@ def _me_rotate_job(s: MafiaState, t: Task, ev: Events) -> None:
     if not s.decks["J"] and not s.job_bottom:
         return
     s.job_bottom.append(s.job)
-    emit(ev, "ml.job_rotated", job=s.job)
+    emit(ev, "ml.job_rotated", job=names.card(s.job))
     s.job = ""
     s.tasks.append(draw_task("J", NOBODY, 1, "job"))
 
@@ -899,7 +908,8 @@ def _me_new_month(s: MafiaState, t: Task, ev: Events) -> None:
     s.month_end_step = 0
     s.this_events = s.next_events
     s.next_events = []
-    emit(ev, "ml.new_month", month=s.month, events=tuple(s.this_events))
+    emit(ev, "ml.month", month=s.month, name=names.month(s.month))  # the log's section
+    emit(ev, "ml.new_month", month=s.month, month_name=names.month(s.month), events=names.cards(s.this_events))
     tasks: list[Task] = []
     if s.month in data.PAYDAY_MONTHS:
         dollars = {q: sum(CHARS[c].dollars for c in s.chars[q]) for q in s.order}
@@ -942,7 +952,10 @@ def update_powers(s: MafiaState, ev: Events) -> None:
         new = leaders[0] if len(leaders) == 1 and top >= pw.threshold else NOBODY
         if new != h:
             s.powers[i] = new
-            emit(ev, "ml.power", power=pw.id, seat=new)
+            if new >= 0:
+                emit(ev, "ml.power", power=names.power(pw.id), seat=new)
+            else:
+                emit(ev, "ml.power_lost", power=names.power(pw.id), seat=h)
 
 
 # ---------------------------------------------------------------------------- end (§15)
@@ -999,7 +1012,9 @@ def finish(s: MafiaState, ev: Events, *, qualified: list[int] | None = None) -> 
     else:
         s.winners = ()
     # hands' money, screens and missions are shown at the end (§15)
-    emit(ev, "ml.game_over", reveal=True, seats=s.winners, vp=tuple(s.vp))
+    emit(ev, "ml.game_over", reveal=True, seats=s.winners, vp=tuple(s.vp),
+         result=Message("ml.go.winners", seats=s.winners) if s.winners else Message("ml.go.nobody"),
+         scores=tuple(names.seat_score(q, v) for q, v in enumerate(s.vp)))
 
 
 TaskHandler = Callable[[MafiaState, Task, Events], None]

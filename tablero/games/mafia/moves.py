@@ -8,7 +8,7 @@ from typing import Final
 
 from tablero.core.messages import Message
 from tablero.core.protocol import CHANCE, Viewer
-from tablero.games.mafia import data
+from tablero.games.mafia import data, names
 from tablero.games.mafia.actions import (
     FIELD_NAMES,
     JOB_FIELD,
@@ -221,7 +221,7 @@ def decide(s: MafiaState, p: int, a: MLAction, ev: Events) -> None:
 
 def _family(s: MafiaState, p: int, a: MLAction, d: Decision, ev: Events) -> None:
     s.family[p] = a.args[0]
-    emit(ev, "ml.family", seat=p, family=a.args[0])
+    emit(ev, "ml.family", seat=p, family=names.family(a.args[0]))
 
 
 def _discard(s: MafiaState, p: int, a: MLAction, d: Decision, ev: Events) -> None:
@@ -229,7 +229,7 @@ def _discard(s: MafiaState, p: int, a: MLAction, d: Decision, ev: Events) -> Non
     take_card(s.hand_a[p], c)
     add_card(s.disc_a, c)
     s.must_discard[p] -= 1
-    emit(ev, "ml.discard", seat=p, card=c)
+    emit(ev, "ml.discard", seat=p, card=names.card(c))
     if s.must_discard[p] > 0:
         s.decision = d
 
@@ -240,7 +240,8 @@ def _set_aside(s: MafiaState, p: int, a: MLAction, d: Decision, ev: Events) -> N
     c, src = a.args
     s.set_aside[p].append(SetAside(c, src))
     s.must_discard[p] -= 1
-    emit(ev, "ml.discard_secret", (p,), Message("ml.discard_secret.hidden", seat=p), seat=p, card=c)
+    emit(ev, "ml.discard_secret", (p,), Message("ml.discard_secret.hidden", seat=p), seat=p, card=names.card(c),
+         source=names.source(src))
     if any(s.must_discard):
         return
     s.decision = None
@@ -258,7 +259,7 @@ def _set_aside(s: MafiaState, p: int, a: MLAction, d: Decision, ev: Events) -> N
         if d.reason == "magnifier":
             cost = min(s.vp[q], len(cards) * data.MAGNIFIER_COST)
             s.vp[q] -= cost
-        emit(ev, "ml.discards", reveal=True, seat=q, cards=tuple(sorted(sa.card for sa in cards)), vp=cost)
+        emit(ev, "ml.discards", reveal=True, seat=q, cards=names.cards(sorted(sa.card for sa in cards)), vp=cost)
         s.set_aside[q] = []
 
 
@@ -276,7 +277,7 @@ def _defend(s: MafiaState, p: int, a: MLAction, d: Decision, ev: Events) -> None
         x = s.atk[p]
         assert x is not None
         s.atk[p] = x._replace(defence=c)
-        emit(ev, "ml.defend", seat=p, card=c)
+        emit(ev, "ml.defend", seat=p, card=names.card(c))
     else:
         emit(ev, "ml.no_defence", seat=p)
 
@@ -352,8 +353,8 @@ def _spitzel_column(s: MafiaState, p: int, a: MLAction, d: Decision, ev: Events)
             for i, sl in enumerate(cards):
                 cards[i] = sl._replace(seen_by=sl.seen_by | bit)
         seen = tuple(sl.card for q in range(s.n) for sl in s.fields[q][f])
-    emit(ev, "ml.spitzel_column", seat=p, column=col)
-    emit(ev, "ml.spitzel_seen", (p,), None, seat=p, column=col, cards=seen)
+    emit(ev, "ml.spitzel_column", seat=p, column=names.column(col))
+    emit(ev, "ml.spitzel_seen", (p,), None, seat=p, column=names.column(col), cards=names.cards(seen))
     s.decision = Decision("spitzel_take", p, column=col)
 
 
@@ -373,7 +374,7 @@ def _spitzel_take(s: MafiaState, p: int, a: MLAction, d: Decision, ev: Events) -
             add_card(s.hand_m[p] if to == "hand" else s.screen[p], c)
         else:
             add_card(s.hand_a[p], c)
-    emit(ev, "ml.spitzel_take", seat=p, field=where, to=to)
+    emit(ev, "ml.spitzel_take", seat=p, field=names.field(where), to=names.destination(to))
     if d.taken + 1 < data.SPITZEL_TAKE:
         s.decision = d._replace(taken=d.taken + 1)
     else:
@@ -394,7 +395,7 @@ def _disc(s: MafiaState, p: int, a: MLAction, ev: Events) -> None:
         s.atk[p] = AttackSlot(DISC, p, True, "", "", SEEN_BY_ALL)
     elif what.startswith("ashtray"):
         s.ashtray += 1
-    emit(ev, "ml.disc", seat=p, where=what)
+    emit(ev, f"ml.disc.{what}", seat=p, n=names.DISC_DRAWS.get(what, 0))
     s.tasks.append(Task("resume"))
     if what == "ashtray_money":
         s.tasks.append(draw_task("M", p, data.ASHTRAY_MONEY, "screen"))
@@ -412,7 +413,7 @@ def _move_money(s: MafiaState, p: int, a: MLAction, ev: Events) -> None:
         take_card(s.hand_m[p], c)
         add_card(s.screen[p], c)
         add_card(s.moved_to_screen, c)
-    emit(ev, "ml.money_move", (p,), Message(f"ml.{a.kind}.hidden", seat=p), seat=p, card=c, to=a.kind)
+    emit(ev, f"ml.{a.kind}", (p,), Message(f"ml.{a.kind}.hidden", seat=p), seat=p, card=names.card(c))
     s.tasks.append(Task("resume"))
 
 
@@ -436,7 +437,7 @@ def _job_skip(s: MafiaState, p: int, a: MLAction, ev: Events) -> None:
 def _ability(s: MafiaState, p: int, a: MLAction, ev: Events) -> None:
     s.ability_used[p] = True
     what = a.args[0]
-    emit(ev, "ml.ability", seat=p, ability=what)
+    emit(ev, "ml.ability", seat=p, ability=names.ability(what))
     if what == "geldwaesche":
         push(s, draw_task("M", p, data.GELDWAESCHE, "screen"), Task("resume"))
     elif what == "spitzel":
@@ -462,13 +463,13 @@ def _play(s: MafiaState, p: int, a: MLAction, ev: Events) -> None:
             x = s.atk[p]
             assert x is not None
             s.atk[p] = x._replace(defence=c)
-            emit(ev, "ml.defend", seat=p, card=c)
+            emit(ev, "ml.defend", seat=p, card=names.card(c))
             s.tasks.append(Task("resume"))
             return
         timing = a.args[4] if up else "me"
         s.atk[q] = AttackSlot(c, p, up, timing, "", SEEN_BY_ALL if up else 1 << p)
         if up:
-            emit(ev, "ml.attack_up", seat=p, target_seat=q, card=c, timing=timing)
+            emit(ev, "ml.attack_up", seat=p, target_seat=q, card=names.card(c), timing=names.timing(timing))
         else:
             emit(ev, "ml.attack_down", seat=p, target_seat=q)
         s.tasks.append(Task("resume"))
@@ -477,8 +478,9 @@ def _play(s: MafiaState, p: int, a: MLAction, ev: Events) -> None:
         return
     f = FIELD_NAMES.index(where)
     s.fields[p][f].append(GridCard(c, "H" if src == "hand" else "S", 1 << p))
-    emit(ev, "ml.play_down", (p,), Message("ml.play_down.hidden", seat=p, field=where, source=src),
-         seat=p, card=c, field=where, source=src)
+    field, source = names.field(where), names.source(src)
+    emit(ev, "ml.play_down", (p,), Message("ml.play_down.hidden", seat=p, field=field, source=source),
+         seat=p, card=names.card(c), field=field, source=source)
     s.tasks.append(Task("resume"))
 
 

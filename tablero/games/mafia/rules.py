@@ -21,12 +21,13 @@ from tablero.core.protocol import (
     OptionSpec,
     Player,
     Result,
+    ScoreSheet,
     Viewer,
     check_start_seat,
     parse_bool,
     parse_start_seat,
 )
-from tablero.games.mafia import data, engine, moves, text
+from tablero.games.mafia import data, engine, moves, sheet, text
 from tablero.games.mafia.actions import MLAction, act, chance_actions, parse, seat_actions
 from tablero.games.mafia.state import LastAction, MafiaState
 from tablero.games.mafia.view import MafiaView, determinize, observe
@@ -206,6 +207,10 @@ class Mafia(Game[MafiaState, MLAction, MafiaView]):
         ranks = tuple(1 + sum(1 for o in keys if o > k) for k in keys)
         return Result(scores=tuple(float(v) for v in s.vp), ranks=ranks, declared_winners=s.winners)
 
+    def score_sheet(self, state: MafiaState, log: Sequence[Message]) -> ScoreSheet | None:
+        """VP by source: jobs, gifts, sets, power cards, monthly bonus, scandals, magnifier (:mod:`.sheet`)."""
+        return sheet.score_sheet(state, log)
+
     # ------------------------------------------------------------------ action spaces
     def action_codec(self, players: int, options: Mapping[str, object] | None = None) -> ActionCodec[MLAction]:
         """Every seat action (``actions.seat_actions``): the same for every option."""
@@ -237,6 +242,10 @@ class Mafia(Game[MafiaState, MLAction, MafiaView]):
 
     def catalogue(self) -> Catalogue:
         return text.CATALOGUE
+
+    def starts_section(self, msg: Message) -> bool:
+        """The line that opens a month ("Month 3")."""
+        return msg.id == "ml.month"
 
     def table_data(self) -> dict[str, Any]:
         return data.table_data()

@@ -64,37 +64,149 @@
     return nav;
   }
 
+  const CONFIRM_MODES = ["always", "final", "never"];
+
   // ---------------------------------------------------------------- stored seats
+  /* What this device holds of a table, in localStorage only (never in an address): its seats'
+   * tokens, the creator's admin key, and the invites the creator has not handed out yet
+   * ({seat: invite}). A claimed seat survives reloads on this device; another device opening
+   * the table's address watches as a spectator. */
   function saved(id) {
-    try { return JSON.parse(localStorage.getItem("tablero:game:" + id)) || { tokens: [], admin: null }; }
-    catch (e) { return { tokens: [], admin: null }; }
+    const empty = { tokens: [], admin: null, invites: {} };
+    try { return Object.assign(empty, JSON.parse(localStorage.getItem("tablero:game:" + id)) || {}); }
+    catch (e) { return empty; }
   }
   function save(id, data) { localStorage.setItem("tablero:game:" + id, JSON.stringify(data)); }
-  function tableLink(id, data) {
-    const h = "t=" + (data.tokens || []).join(",") + (data.admin ? "&a=" + data.admin : "");
-    return "/game/" + id + "#" + h;
+  /* The table's address: the same for everybody (players, spectators); it carries no secret. */
+  function tableLink(id) { return "/game/" + id; }
+  function myGames() {
+    const out = [];
+    for (let i = 0; i < localStorage.length; i++) {
+      const k = localStorage.key(i);
+      if (k && k.startsWith("tablero:game:")) {
+        const d = saved(k.slice(13));
+        if (d.tokens.length || d.admin) out.push(k.slice(13));
+      }
+    }
+    return out;
   }
+  /* Copy a link; the button says whether it worked (a non-secure page has no clipboard API:
+   * then the old way through a selected text field). */
+  async function copyText(text, button) {
+    let ok = false;
+    try { await navigator.clipboard.writeText(text); ok = true; } catch (e) {
+      const ta = el("textarea", { class: "sr", readonly: true }, text);
+      document.body.append(ta); ta.select();
+      try { ok = document.execCommand("copy"); } catch (e2) { ok = false; }
+      ta.remove();
+    }
+    if (button) {
+      const was = button.dataset.label || button.textContent;
+      button.dataset.label = was;
+      button.textContent = ok ? t("lobby.copied") : t("lobby.copy_failed");
+      button.classList.toggle("copied", ok);
+      setTimeout(() => { button.textContent = was; button.classList.remove("copied"); }, 1800);
+    }
+    return ok;
+  }
+  function inviteLink(id, invite) { return location.origin + "/join/" + id + "/" + invite; }
+  function myName() { return localStorage.getItem("tablero:name") || ""; }
 
   // ---------------------------------------------------------------- lobby
   async function lobby() {
     await loadUI();
-    const meta = await api("GET", "/api/meta");
-    const draw = () => {
+    let meta = null, metaLang = null;
+    const draw = async () => {
+      if (metaLang !== lang) { meta = await api("GET", "/api/meta?lang=" + lang); metaLang = lang; }
       document.getElementById("langs").replaceWith(Object.assign(langSwitch(draw), { id: "langs" }));
       document.querySelector(".intro p").textContent = t("lobby.intro");
+      for (const a of document.querySelectorAll("a.rules-link")) {  // each game's rules, in this language
+        a.textContent = t("rules.link"); a.href = "/rules/" + a.closest("[data-game]").dataset.game + "?lang=" + lang;
+      }
+      for (const a of document.querySelectorAll("a.tutorial-link")) {  // each game's tutorial (static/tutorial.js)
+        a.textContent = t("tutorial.link"); a.title = t("tutorial.link_title");
+        a.href = "/tutorial/" + a.closest("[data-game]").dataset.game + "?lang=" + lang;
+      }
+      for (const li of document.querySelectorAll(".titles li[data-game]")) {  // "2–4 Spieler"
+        const g = meta.games.find(x => x.id === li.dataset.game), span = li.querySelector(".muted");
+        if (g && span) span.textContent = g.min_players + "–" + g.max_players + " " + t("lobby.players");
+      }
       document.querySelector("#create h2").textContent = t("lobby.create");
       document.querySelectorAll(".card h2")[1].textContent = t("lobby.games");
       drawForm(meta);
+      drawFilters(meta);
       listGames();
     };
-    draw();
+    await draw();
     setInterval(listGames, 5000);
+    setInterval(() => {
+      for (const e of document.querySelectorAll("#game-list time[data-t]")) e.textContent = ago(Number(e.dataset.t));
+    }, 30000);
+  }
+
+  /* One option of the create form, as its game's catalogue words it (label, help, choices). */
+  function optionField(o, seatLabels) {
+    const id = "opt-" + o.name;
+    const label = (c) => (o.choice_labels || {})[c] || c;
+    let input;
+    if (o.kind === "bool") {
+      input = el("input", { type: "checkbox", name: "opt:" + o.name, id, checked: o.default });
+    } else if (o.kind === "choice") {
+      input = el("select", { name: "opt:" + o.name, id },
+        o.choices.map(c => el("option", { value: c, selected: String(o.default) === c }, label(c))));
+    } else if (o.kind === "seat") {  // who starts: random or a seat (by its letter and name)
+      input = el("select", { name: "opt:" + o.name, id, class: "seat-option" },
+        el("option", { value: "random", selected: o.default === "random" }, label("random")),
+        seatLabels.map((s, i) => el("option", { value: String(i), selected: o.default === i }, s)));
+    } else if (o.kind === "map") {  // one number per key (Don Carlo: points per country)
+      input = el("div", { class: "opt-map", id, role: "group" }, o.keys.map(k => el("label", { class: "opt-key" },
+        el("span", {}, k.label),
+        el("input", { type: "number", min: "0", step: "1", value: String(k.default), id: id + "-" + k.key,
+          "data-key": k.key, "data-default": String(k.default) }))));
+    } else {  // free text: the values the catalogue names, or anything else in a text field
+      const text = el("input", { id: id + "-text", class: "opt-text", placeholder: o.help, hidden: true,
+        "aria-label": o.label });
+      input = el("span", { class: "opt-free" },
+        el("select", {
+          name: "opt:" + o.name, id, onchange: (e) => { text.hidden = e.target.value !== "\u0000"; },
+        }, o.choices.map(c => el("option", { value: c, selected: String(o.default) === c }, label(c))),
+          el("option", { value: "\u0000" }, t("lobby.custom"))),
+        text);
+    }
+    const head = o.kind === "map" ? el("span", { class: "opt-label" }, o.label)
+      : el("label", { class: "opt-label", for: id }, o.label);
+    return el("div", { class: "opt opt-kind-" + o.kind, "data-option": o.name },
+      o.kind === "bool" ? el("label", { class: "check" }, input, el("span", { class: "opt-label" }, o.label)) : head,
+      o.kind === "bool" ? null : input,
+      o.help ? el("p", { class: "opt-help muted" }, o.help) : null);
+  }
+
+  /* The value of one option field, or undefined when it is the game's default. */
+  function optionValue(o) {
+    const input = document.getElementById("opt-" + o.name);
+    if (!input) return undefined;
+    if (o.kind === "bool") return input.checked === o.default ? undefined : input.checked;
+    if (o.kind === "map") {
+      const out = {};
+      for (const f of input.querySelectorAll("input[data-key]")) {
+        if (f.value !== "" && f.value !== f.dataset.default) out[f.dataset.key] = Number(f.value);
+      }
+      return Object.keys(out).length ? out : undefined;
+    }
+    let v = input.value;
+    if (v === "\u0000") v = document.getElementById("opt-" + o.name + "-text").value.trim();
+    if (o.kind === "seat" && /^\d+$/.test(v)) return Number(v) === o.default ? undefined : Number(v);
+    return v === "" || v === String(o.default) ? undefined : v;
+  }
+
+  function botChoice(b) {
+    const about = UI["bot." + b + ".about"];
+    return t("seat.bot", { bot: botLabel(b) }) + (about ? " — " + about : "");
   }
 
   function drawForm(meta) {
     const form = document.getElementById("create-form");
     form.replaceChildren();
-    const state = { game: meta.games[0].id, players: 0 };
     const gameSel = el("select", { id: "f-game", name: "game" },
       meta.games.map(g => el("option", { value: g.id }, g.title)));
     const playersSel = el("select", { id: "f-players", name: "players" });
@@ -104,59 +216,82 @@
     const away = el("input", { id: "f-away", type: "number", min: "0", step: "10", value: "60" });
     const hints = el("input", { id: "f-hints", type: "checkbox" });
     const standIn = el("select", { id: "f-standin" });
+    const chatSel = el("select", { id: "f-chat" }, ["players", "all", "off"].map(m => el("option", { value: m }, t("chat.mode." + m))));
     const game = () => meta.games.find(g => g.id === gameSel.value);
+    const letter = (i) => String.fromCharCode(65 + i);
+    const seatLabels = () => Array.from({ length: Number(playersSel.value) }, (_, i) => {
+      const f = document.getElementById("f-name-" + i);
+      return letter(i) + (f && f.value.trim() ? " · " + f.value.trim() : "");
+    });
+    function fillOptions() {
+      const keep = {};  // what the player already chose stays when the seats change
+      for (const o of game().options) keep[o.name] = optionValue(o);
+      opts.replaceChildren(...game().options.map(o => optionField(o, seatLabels())));
+      for (const o of game().options) {
+        const v = keep[o.name], input = document.getElementById("opt-" + o.name);
+        if (v === undefined || !input) continue;
+        if (o.kind === "map") {
+          for (const [k, x] of Object.entries(v)) {
+            const f = document.getElementById("opt-" + o.name + "-" + k); if (f) f.value = String(x);
+          }
+        } else if (o.kind === "bool") input.checked = v;
+        else if ([...input.options].some(x => x.value === String(v))) input.value = String(v);
+      }
+    }
     function fillPlayers() {
       const g = game();
       playersSel.replaceChildren(...Array.from({ length: g.max_players - g.min_players + 1 },
         (_, i) => el("option", { value: g.min_players + i }, String(g.min_players + i))));
       playersSel.value = String(Math.max(g.min_players, Math.min(g.max_players, 3)));
-      opts.replaceChildren(...g.options.map(o => {
-        let input;
-        if (typeof o.default === "boolean") {
-          input = el("input", { type: "checkbox", name: "opt:" + o.name, id: "opt-" + o.name, checked: o.default });
-        } else if (o.choices.length) {
-          input = el("select", { name: "opt:" + o.name, id: "opt-" + o.name },
-            o.choices.map(c => el("option", { value: c, selected: String(o.default) === c }, c)));
-        } else {
-          input = el("input", { name: "opt:" + o.name, id: "opt-" + o.name, value: String(o.default) });
-        }
-        return el("label", { class: "opt", title: o.help }, el("span", {}, o.name), input);
-      }));
+      opts.replaceChildren();
       fillSeats();
     }
     function fillSeats() {
       const g = game();
       const n = Number(playersSel.value);
       const kinds = [["you", t("seat.you")], ["local", t("seat.local")], ["person", t("seat.person")]]
-        .concat(g.bots.map(b => ["bot:" + b, t("seat.bot", { bot: botLabel(b) })]));
+        .concat(g.bots.map(b => ["bot:" + b, botChoice(b)]));
       const dflt = g.bots.includes(g.default_bot) ? g.default_bot : g.bots[0];
-      seats.replaceChildren(...Array.from({ length: n }, (_, i) => el("div", { class: "seat-row" },
-        el("span", { class: "seat-chip seat-" + i }, String.fromCharCode(65 + i)),
-        el("select", { name: "kind" + i, id: "f-kind-" + i, "aria-label": t("seat.kind", { n: i + 1 }) },
-          kinds.map(([v, label]) => el("option", {
-            value: v, selected: i === 0 ? v === "you" : v === "bot:" + dflt,
-          }, label))),
-        el("input", { name: "name" + i, id: "f-name-" + i, placeholder: t("seat.name"), maxlength: "24",
-          "aria-label": t("seat.name") }))));
+      seats.replaceChildren(...Array.from({ length: n }, (_, i) => {
+        const kind = el("select", { name: "kind" + i, id: "f-kind-" + i, "aria-label": t("seat.kind", { n: i + 1 }) },
+          kinds.map(([v, label]) => el("option", { value: v, selected: i === 0 ? v === "you" : v === "bot:" + dflt }, label)));
+        const name = el("input", { name: "name" + i, id: "f-name-" + i, maxlength: "24", "aria-label": t("seat.name"),
+          value: i === 0 ? myName() : "", oninput: refreshSeatOption });
+        const hint = () => {
+          name.placeholder = kind.value === "person" ? t("lobby.name_person")
+            : kind.value.startsWith("bot:") ? "Bot " + letter(i) : t("seat.unnamed", { letter: letter(i) });
+        };
+        kind.addEventListener("change", hint);
+        hint();
+        return el("div", { class: "seat-row" }, el("span", { class: "seat-chip seat-" + i }, letter(i)), kind, name);
+      }));
+      fillOptions();
+    }
+    function refreshSeatOption() {
+      for (const sel of opts.querySelectorAll("select.seat-option")) {
+        const labels = seatLabels();
+        for (const op of sel.options) if (/^\d+$/.test(op.value)) op.textContent = labels[Number(op.value)];
+      }
     }
     function fillStandIn() {
       const g = game();
       const pick = g.bots.includes("greedy") ? "greedy" : g.bots[0];
-      standIn.replaceChildren(...g.bots.map(b => el("option", { value: b, selected: b === pick }, botLabel(b))));
+      standIn.replaceChildren(...g.bots.map(b => el("option", { value: b, selected: b === pick }, botChoice(b))));
     }
     gameSel.addEventListener("change", fillStandIn);
     gameSel.addEventListener("change", fillPlayers);
     playersSel.addEventListener("change", fillSeats);
     form.append(
       el("label", {}, el("span", {}, t("lobby.game")), gameSel),
-      el("label", {}, el("span", {}, t("lobby.players")), playersSel),
-      el("fieldset", {}, el("legend", {}, t("lobby.options")), opts),
+      el("label", {}, el("span", {}, t("lobby.player_count")), playersSel),
       el("fieldset", {}, el("legend", {}, t("lobby.seats")), seats),
+      el("fieldset", {}, el("legend", {}, t("lobby.options")), opts),
       el("label", { class: "check" }, hints, el("span", {}, t("lobby.hints"))),
       el("details", {}, el("summary", {}, t("lobby.more")),
         el("label", {}, el("span", {}, t("lobby.clock")), clock),
         el("label", {}, el("span", {}, t("lobby.stand_in")), standIn),
-        el("label", {}, el("span", {}, t("lobby.away")), away)),
+        el("label", {}, el("span", {}, t("lobby.away")), away),
+        el("label", { title: t("chat.setting_help") }, el("span", {}, t("chat.setting")), chatSel)),
       el("button", { type: "submit", id: "f-create", class: "primary" }, t("lobby.start")),
       el("p", { class: "error", id: "f-error", role: "alert" }));
     fillStandIn();
@@ -166,79 +301,202 @@
       const g = game();
       const options = {};
       for (const o of g.options) {
-        const input = document.getElementById("opt-" + o.name);
-        const value = input.type === "checkbox" ? input.checked : input.value;
-        if (String(value) !== String(o.default)) options[o.name] = value;  // only what the player changed
+        const v = optionValue(o);
+        if (v !== undefined) options[o.name] = v;  // only what the player changed
       }
       const seatList = [];
       for (let i = 0; i < Number(playersSel.value); i++) {
         const k = document.getElementById("f-kind-" + i).value;
-        const name = document.getElementById("f-name-" + i).value;
+        let name = document.getElementById("f-name-" + i).value.trim();
+        if (!name && (k === "you" || k === "local")) name = t("seat.unnamed", { letter: letter(i) });
+        if (i === 0 && k === "you" && name) localStorage.setItem("tablero:name", name);
         seatList.push(k.startsWith("bot:") ? { kind: "bot", bot: k.slice(4), name } : { kind: k, name });
       }
       try {
         const res = await api("POST", "/api/games", {
           game: g.id, options, seats: seatList,
           move_seconds: Number(clock.value) || 0, away_seconds: Number(away.value) || 0,
-          hints: hints.checked, stand_in: standIn.value,
+          hints: hints.checked, stand_in: standIn.value, chat: chatSel.value,
         });
-        const data = { tokens: Object.values(res.tokens), admin: res.admin };
+        const data = { tokens: Object.values(res.tokens), admin: res.admin, invites: res.invites };
         save(res.id, data);
-        const invites = Object.entries(res.invites);
-        if (!invites.length) { location.href = tableLink(res.id, data); return; }
-        const box = document.getElementById("created");
-        box.hidden = false;
-        box.replaceChildren(el("h2", {}, t("lobby.invites")),
-          el("p", {}, t("lobby.invites_help")),
-          el("ul", { class: "invites" }, invites.map(([seat, inv]) => {
-            const url = location.origin + "/join/" + res.id + "/" + inv;
-            return el("li", {}, el("span", { class: "seat-chip seat-" + seat }, String.fromCharCode(65 + Number(seat))),
-              el("input", { readonly: true, value: url, class: "invite", "data-seat": seat, onfocus: (e) => e.target.select() }),
-              el("button", { type: "button", onclick: () => navigator.clipboard && navigator.clipboard.writeText(url) }, t("lobby.copy")));
-          })),
-          el("a", { href: tableLink(res.id, data), class: "button primary", id: "go-table" }, t("lobby.go")));
+        if (!Object.keys(res.invites).length) { location.href = tableLink(res.id); return; }
+        createdBox(res.id, res.invites);
       } catch (e) {
         document.getElementById("f-error").textContent = e.message;
       }
     };
   }
 
+  /* After creating a table with invited people: one invite link per seat, the spectator link. */
+  function createdBox(id, invites) {
+    const box = document.getElementById("created");
+    box.hidden = false;
+    const spectator = location.origin + tableLink(id);
+    box.replaceChildren(el("h2", {}, t("lobby.invites")),
+      el("p", {}, t("lobby.invites_help")),
+      el("ul", { class: "invites" }, Object.entries(invites).map(([seat, inv]) => {
+        const url = inviteLink(id, inv);
+        return el("li", {}, el("span", { class: "seat-chip seat-" + seat }, String.fromCharCode(65 + Number(seat))),
+          el("input", { readonly: true, value: url, class: "invite", "data-seat": seat, "aria-label": t("share.invite_for",
+            { letter: String.fromCharCode(65 + Number(seat)) }), onfocus: (e) => e.target.select() }),
+          el("button", { type: "button", class: "copy-invite", "data-seat": seat, onclick: (e) => copyText(url, e.target) },
+            t("share.copy_invite")));
+      })),
+      el("p", { class: "spectator-link" }, el("span", {}, t("share.spectators")), " ",
+        el("button", { type: "button", id: "copy-spectator", onclick: (e) => copyText(spectator, e.target) },
+          t("share.copy_spectator"))),
+      el("p", { class: "muted" }, t("share.kept_here")),
+      el("a", { href: tableLink(id), class: "button primary", id: "go-table" }, t("lobby.go")));
+    box.scrollIntoView({ block: "nearest" });
+  }
+
+  /* The game list: your games first, then newest first; filter by game and status; finished
+   * games behind a toggle. */
+  const LIST = { game: "", status: "", finished: false };
+  function drawFilters(meta) {
+    let bar = document.getElementById("list-filters");
+    if (!bar) {
+      bar = el("div", { id: "list-filters", class: "filters" });
+      document.getElementById("game-list").before(bar);
+    }
+    const gameSel = el("select", { id: "filter-game", "aria-label": t("lobby.filter_game"),
+      onchange: (e) => { LIST.game = e.target.value; listGames(); } },
+    el("option", { value: "" }, t("lobby.all_games")),
+    meta.games.map(g => el("option", { value: g.id, selected: LIST.game === g.id }, g.title)));
+    const statusSel = el("select", { id: "filter-status", "aria-label": t("lobby.filter_status"),
+      onchange: (e) => { LIST.status = e.target.value; listGames(); } },
+    [["", t("lobby.any_status")], ["open", t("lobby.status_open")], ["running", t("lobby.status_running")],
+      ["over", t("lobby.status_over")]].map(([v, l]) => el("option", { value: v, selected: LIST.status === v }, l)));
+    bar.replaceChildren(el("label", {}, el("span", {}, t("lobby.filter_game")), gameSel),
+      el("label", {}, el("span", {}, t("lobby.filter_status")), statusSel));
+  }
+
+  /* "5 minutes ago" / "vor 5 Minuten". */
+  function ago(seconds) {
+    const d = seconds - Date.now() / 1000;
+    const rtf = new Intl.RelativeTimeFormat(lang, { numeric: "auto" });
+    const a = Math.abs(d);
+    if (a < 45) return rtf.format(0, "second");
+    if (a < 2700) return rtf.format(Math.round(d / 60), "minute");
+    if (a < 79200) return rtf.format(Math.round(d / 3600), "hour");
+    if (a < 7 * 86400) return rtf.format(Math.round(d / 86400), "day");
+    return new Date(seconds * 1000).toLocaleDateString(lang, { day: "numeric", month: "short", year: "numeric" });
+  }
+
   async function listGames() {
     const box = document.getElementById("game-list");
     if (!box) return;
+    const mineIds = myGames();
     let data;
-    try { data = await api("GET", "/api/games"); } catch (e) { return; }
-    if (!data.games.length) { box.replaceChildren(el("p", { class: "muted" }, t("lobby.none"))); return; }
-    box.replaceChildren(el("ul", { class: "games" }, data.games.map(g => {
-      const mine = saved(g.id).tokens.length > 0;
-      const status = g.status === "over" ? t("status.over") : g.open_seats.length
-        ? t("status.open", { n: g.open_seats.length }) : t("status.running");
-      return el("li", {}, el("strong", {}, g.title), " ", el("span", {}, g.players.join(", ")), " ",
-        el("span", { class: "muted" }, status), " ",
-        el("a", { href: mine ? tableLink(g.id, saved(g.id)) : "/game/" + g.id }, mine ? t("lobby.resume") : t("lobby.watch")));
-    })));
+    try {
+      data = await api("GET", "/api/games?lang=" + lang + "&mine=" + encodeURIComponent(mineIds.join(",")));
+    } catch (e) { return; }
+    const state = (g) => g.status === "over" ? "over" : g.open_seats.length ? "open" : "running";
+    const mine = new Set(mineIds);
+    const games = data.games.filter(g => (!LIST.game || g.game === LIST.game) && (!LIST.status || state(g) === LIST.status));
+    games.sort((a, b) => (mine.has(b.id) - mine.has(a.id)) || (b.created - a.created));
+    const showOver = LIST.finished || LIST.status === "over";
+    const shown = games.filter(g => showOver || state(g) !== "over");
+    const hidden = games.length - shown.length;
+    const finishedCount = games.filter(g => state(g) === "over").length;
+    const items = shown.map(g => {
+      const st = state(g);
+      const status = st === "over" ? t("status.over") : st === "open" ? t("status.open", { n: g.open_seats.length })
+        : t("status.running");
+      const when = new Date(g.created * 1000);
+      return el("li", { class: "game-item status-" + st + (mine.has(g.id) ? " mine" : ""), "data-id": g.id,
+        "data-game": g.game, "data-status": st },
+      el("strong", {}, g.title), " ",
+      mine.has(g.id) ? el("span", { class: "tag mine-tag" }, t("lobby.mine")) : null, " ",
+      el("span", { class: "players" }, g.players.join(", ")), " ",
+      el("span", { class: "status muted" }, status), " ",
+      el("time", { datetime: when.toISOString(), "data-t": String(g.created), title: when.toLocaleString(lang) },
+        ago(g.created)), " ",
+      el("a", { href: tableLink(g.id), class: "open-table" }, mine.has(g.id) && st !== "over" ? t("lobby.resume")
+        : t("lobby.watch")));
+    });
+    const parts = [];
+    if (!data.games.length) parts.push(el("p", { class: "muted" }, t("lobby.none")));
+    else if (!shown.length) parts.push(el("p", { class: "muted" }, t("lobby.none_match")));
+    if (shown.length) parts.push(el("ul", { class: "games" }, items));
+    if (LIST.status !== "over" && (finishedCount || LIST.finished)) {
+      parts.push(el("button", {
+        type: "button", class: "link", id: "toggle-finished", "aria-expanded": String(LIST.finished),
+        onclick: () => { LIST.finished = !LIST.finished; listGames(); },
+      }, LIST.finished ? t("lobby.hide_finished") : t("lobby.show_finished", { n: hidden || finishedCount })));
+    }
+    box.replaceChildren(...parts);
   }
 
   // ---------------------------------------------------------------- join
+  /* The invite page: who invites you, the game, its options in words, the seats; a name to take
+   * the seat with. A used, replaced or unknown invite says so and offers to watch. */
   async function join() {
     await loadUI();
     const id = document.body.dataset.id;
     const invite = location.pathname.split("/").pop();
     const box = document.getElementById("join");
-    const name = el("input", { id: "j-name", placeholder: t("seat.name"), maxlength: "24", "aria-label": t("seat.name") });
-    const err = el("p", { class: "error", role: "alert" });
-    box.replaceChildren(el("p", {}, t("join.text")), name,
-      el("button", {
-        id: "j-go", class: "primary", onclick: async () => {
+    let typed = null, message = "";
+    const draw = async () => {
+      document.getElementById("langs").replaceWith(Object.assign(langSwitch(draw), { id: "langs" }));
+      let info;
+      try { info = await api("POST", "/api/games/" + id + "/invitation", { invite, lang }); }
+      catch (e) { box.replaceChildren(el("p", { class: "error", role: "alert" }, e.message)); return; }
+      const letter = info.seat === null ? "?" : String.fromCharCode(65 + info.seat);
+      document.title = t("join.title", { game: info.title }) + " — tablero";
+      document.querySelector(".join-card h2").textContent = t("join.title", { game: info.title });
+      const watch = el("a", { href: tableLink(id), class: "button", id: "j-watch" }, t("join.watch"));
+      const parts = [];
+      const have = saved(id).tokens.length > 0;
+      if (info.status !== "open" || info.over) {
+        const why = info.over ? t("join.over") : info.status === "taken" ? t("join.taken", { letter })
+          : info.status === "revoked" ? t("join.revoked", { letter }) : t("join.unknown");
+        parts.push(el("p", { class: "error", id: "j-status", role: "alert", "data-status": info.over ? "over" : info.status }, why));
+        if (have && info.status === "taken") parts.push(el("p", {}, t("join.have_seat")));
+        parts.push(el("p", { class: "actions" }, have
+          ? el("a", { href: tableLink(id), class: "button primary", id: "j-table" }, t("join.to_table")) : null,
+        " ", watch));
+      } else {
+        parts.push(el("p", { class: "inviter", id: "j-inviter" }, info.inviter
+          ? t("join.by", { name: info.inviter, letter }) : t("join.by_nobody", { letter })));
+      }
+      parts.push(el("h3", {}, t("join.seats")),
+        el("ul", { class: "join-seats", id: "j-seats" }, info.seats.map((s, i) => el("li", {
+          class: i === info.seat && info.status === "open" ? "yours" : "", "data-seat": i,
+        }, el("span", { class: "seat-chip seat-" + i }, s.letter), " ", el("span", { class: "name" }, s.name), " ",
+        el("span", { class: "muted state" }, s.kind === "bot" || s.bot ? t("seat.botname", { bot: botLabel(s.bot) })
+          : i === info.seat && info.status === "open" ? t("join.your_seat")
+            : s.claimed ? t("join.joined") : t("seat.invited"))))));
+      if (info.options.length) {
+        parts.push(el("h3", {}, t("lobby.options")), el("dl", { class: "join-options", id: "j-options" },
+          info.options.map(o => [el("dt", {}, o.label), el("dd", { "data-option": o.name }, o.value)]).flat()));
+      }
+      if (info.status === "open" && !info.over) {
+        const name = el("input", { id: "j-name", maxlength: "24", autocomplete: "nickname", "aria-required": "true",
+          value: typed !== null ? typed : myName() || info.suggested, oninput: (e) => { typed = e.target.value; } });
+        const err = el("p", { class: "error", id: "j-error", role: "alert" }, message);
+        const go = async (ev) => {
+          ev.preventDefault();
+          const n = name.value.trim();
+          if (!n) { message = t("join.name_empty"); err.textContent = message; name.focus(); return; }
           try {
-            const res = await api("POST", "/api/games/" + id + "/claim", { invite, name: name.value });
+            const res = await api("POST", "/api/games/" + id + "/claim", { invite, name: n });
             const data = saved(id);
             data.tokens = Array.from(new Set(data.tokens.concat([res.token])));
             save(id, data);
-            location.replace(tableLink(id, data));
-          } catch (e) { err.textContent = e.message; }
-        },
-      }, t("join.go")), err);
+            localStorage.setItem("tablero:name", n);
+            location.replace(tableLink(id));
+          } catch (e) { message = e.message; await draw(); }
+        };
+        parts.push(el("form", { class: "join-form", id: "j-form", onsubmit: go },
+          el("label", { for: "j-name" }, t("join.name")), name,
+          el("button", { id: "j-go", class: "primary", type: "submit" }, t("join.go", { letter })), err,
+          el("p", { class: "muted" }, t("join.or_watch"), " ", watch)));
+      }
+      box.replaceChildren(...parts);
+    };
+    await draw();
   }
 
   // ---------------------------------------------------------------- table
@@ -246,11 +504,18 @@
     await loadUI();
     const id = document.body.dataset.id;
     const gameId = document.body.dataset.game;
-    const data = saved(id);
+    const data = saved(id);  // this device's seats and keys (localStorage; see saved)
+    // An old address (/game/ID#t=…&a=…) once carried the keys: move them into this device's
+    // storage and take them out of the address, which is then the same as everybody's.
     const h = new URLSearchParams(location.hash.slice(1));
-    if (h.get("t")) data.tokens = Array.from(new Set(data.tokens.concat(h.get("t").split(",").filter(Boolean))));
-    if (h.get("a")) data.admin = h.get("a");
-    save(id, data);
+    if (h.has("t") || h.has("a")) {
+      if (h.get("t")) data.tokens = Array.from(new Set(data.tokens.concat(h.get("t").split(",").filter(Boolean))));
+      if (h.get("a")) data.admin = h.get("a");
+      save(id, data);
+      h.delete("t"); h.delete("a");
+      const rest = h.toString();
+      history.replaceState(history.state, "", location.pathname + location.search + (rest ? "#" + rest : ""));
+    }
     const S = {
       id, gameId, payloads: {}, logs: {}, active: null, shown: null, filter: null, picked: null, ws: null,
       cat: {}, tableData: {}, error: "", status: "connecting", retry: 0, handover: false,
@@ -259,6 +524,12 @@
       review: null,    // {seat, status: running|done|error, done, total, data, error}
       logFocus: null,  // the record entry whose log lines a review points at
       endClosed: false,
+      selected: null,  // the move picked and waiting for "Confirm" (its wire text), or null
+      logView: null,   // the log's list, kept between drawings (see logBox)
+      settingsOpen: false,
+      notice: "",      // why this device watches now (its seat was given to another device), or ""
+      shareNote: "",   // what the invite panel last did ("new invite link for B")
+      shareOpen: null, // the invite panel opened or closed by hand (null: open while a seat waits for its person)
     };
     const app = document.getElementById("app");
     S.cat = await api("GET", "/api/catalogue/" + gameId + "/" + lang);
@@ -277,6 +548,7 @@
       };
       ws.onmessage = (ev) => {
         const msg = JSON.parse(ev.data);
+        if (Object.values(window.Tablero.on).some(h => h(msg, ctx))) return;  // the parts' own messages (chat.js)
         if (msg.type === "error") {
           const text = UI["error." + msg.code] || msg.message;
           if (String(msg.code).startsWith("review/") && S.review && S.review.status === "running") {
@@ -286,6 +558,19 @@
             S.error = text;
           }
           draw(); return;
+        }
+        if (msg.type === "revoked") {
+          if (msg.tokens) {  // the answer to hello: these keys of this device hold no seat (any more)
+            data.tokens = data.tokens.filter(x => !msg.tokens.includes(x));
+            save(id, data);
+            S.notice = msg.seats.length
+              ? t("notice.revoked", { letters: msg.seats.map(i => String.fromCharCode(65 + i)).join(", ") })
+              : t("notice.unknown_key");
+            draw();
+          } else {  // the creator took a seat from this device just now: say hello again (the server names the dead key)
+            reconnect();
+          }
+          return;
         }
         if (msg.type === "hint") {
           if (S.hint && S.hint.seat === msg.seat && S.hint.version === msg.version) {
@@ -314,9 +599,12 @@
         const prev = S.payloads[key];
         for (const line of log) line.fresh = false;
         for (const line of msg.log) { line.fresh = msg.log_since > 0; log.push(line); }
-        S.logs[key] = log.slice(-400);
+        S.logs[key] = log;  // the whole log (a long one is cheap: see logBox)
+        msg.received = Date.now();  // the clocks count down from here
         S.payloads[key] = msg;
-        if (prev && prev.version !== msg.version) { S.filter = null; S.picked = null; S.error = ""; S.hint = null; }
+        if (prev && prev.version !== msg.version) {
+          S.filter = null; S.picked = null; S.error = ""; S.hint = null; S.selected = null;
+        }
         pickActive();
         draw();
       };
@@ -361,34 +649,69 @@
     function boardKit(root, p) {
       return BoardKit.create(root, p, {
         lang, cat: S.cat, data: S.tableData, log: S.logs[logKey(p)] || [], ui: t,
-        filter: S.filter, picked: S.picked,
+        filter: S.filter, picked: S.picked, selected: S.selected,
         choose: (texts, pick) => {
           const legal = new Set(p.legal.map(l => l.text));
           const ok = (texts || []).filter(x => legal.has(x));
           if (ok.length === 1) act(ok[0]);
           else if (ok.length > 1) {
-            S.filter = ok; S.picked = pick === undefined ? null : pick; draw();
+            S.filter = ok; S.picked = pick === undefined ? null : pick; S.selected = null; draw();
             const f = document.querySelector(".moves button"); if (f) f.focus();
           }
         },
-        unpick: () => { S.filter = null; S.picked = null; draw(); },
+        unpick: () => { S.filter = null; S.picked = null; S.selected = null; draw(); },
       });
     }
 
+    /* Where clicks become moves (the move list, board places, number keys). A move that needs a
+     * confirmation (the "confirm moves" setting: always, only moves that cannot be taken back —
+     * the payload's `final` — or never) is selected by the first activation and played by a
+     * second one, by "Confirm" or by Enter; Escape or "Cancel" puts it back. */
     function act(text) {
+      const p = S.payloads[S.active];
+      const move = ((p && p.legal) || []).find(l => l.text === text);
+      if (move && S.selected !== text && needsConfirm(move)) {
+        S.selected = text;
+        draw();
+        const c = document.getElementById("confirm-move"); if (c) c.focus({ preventScroll: true });
+        const sb = document.querySelector(".moves button.move.selected");  // in view in the move list
+        if (sb) {
+          const ul = sb.closest(".moves"), r = sb.getBoundingClientRect(), u = ul.getBoundingClientRect();
+          if (r.top < u.top || r.bottom > u.bottom) ul.scrollTop += r.top - u.top - u.height / 3;
+        }
+        return;
+      }
+      commit(text);
+    }
+    function commit(text) {
       const p = S.payloads[S.active];
       S.filter = null;
       S.picked = null;
+      S.selected = null;
       send({ type: "act", seat: p.viewer, version: p.version, action: text });
+    }
+    function cancelSelected() { S.selected = null; draw(); }
+    function needsConfirm(move) {
+      const mode = confirmMode();
+      return mode === "always" || (mode === "final" && !!move.final);
+    }
+    /* "Confirm moves", a setting of this device (localStorage): always / final (default) / never. */
+    function confirmMode() {
+      const m = localStorage.getItem("tablero:confirm");
+      return CONFIRM_MODES.includes(m) ? m : "final";
     }
 
     function draw() {
       const p = S.payloads[S.active];
       const focused = BoardKit.focusKey(app.querySelector(".board"));
+      const motion = BoardKit.animate && BoardKit.animate.before(app.querySelector(".board"));  // where pieces were (animations)
       app.replaceChildren();
       const header = el("header", { class: "top" },
-        el("h1", {}, el("a", { href: "/", class: "home" }, "tablero"), " · ", document.title.split(" — ")[0]),
+        el("h1", {}, el("a", { href: "/", class: "home" }, "tablero"), " · ", p ? p.title : document.title.split(" — ")[0]),
         el("span", { class: "conn " + S.status, role: "status" }, t("conn." + S.status)),
+        el("a", { class: "rules-link", id: "rules-link", href: "/rules/" + gameId + "?lang=" + lang, target: "_blank",
+          rel: "noopener", title: t("rules.open") }, t("rules.link")),
+        settingsMenu(),
         langSwitch(async () => { S.cat = await api("GET", "/api/catalogue/" + gameId + "/" + lang); reconnect(); }));
       app.append(header);
       if (!p) { app.append(el("p", { class: "loading" }, t("conn.connecting"))); if (S.error) app.append(el("p", { class: "error", role: "alert" }, S.error)); return; }
@@ -408,10 +731,12 @@
       app.dataset.version = String(p.version);
       app.dataset.viewer = String(p.viewer);
       app.append(seatBar(p));
+      // The player's own decision first (on a phone it comes above the board), then the board, then the rest.
       const main = el("div", { class: "layout" });
+      const decision = el("section", { class: "decision", "aria-label": t("table.decision") });
       const boardBox = el("section", { class: "board", "aria-label": t("table.board") });
       const side = el("aside", { class: "side" });
-      main.append(boardBox, side);
+      main.append(decision, boardBox, side);
       app.append(main);
       const presenter = (window.TableroBoards || {})[gameId];
       try {
@@ -422,9 +747,14 @@
         boardBox.append(el("p", { class: "error" }, "board: " + e.message));
         console.error(e);
       }
-      side.append(turnBox(p), movesBox(p), adminBox(p), logBox(p));
+      decision.append(turnBox(p), movesBox(p));
+      if (p.result && window.Tablero.parts.endScreen) decision.append(window.Tablero.parts.endScreen(p, ctx));  // endscreen.js
+      side.append(adminBox(p), sharePanel(p), logBox(p));
+      const replayBox = window.Tablero.parts.replay && window.Tablero.parts.replay(p, ctx); if (replayBox) side.prepend(replayBox);  // replay.js
+      if (window.Tablero.parts.chat) side.append(window.Tablero.parts.chat(p, ctx));
+      placeLog();
       if (S.review) app.append(reviewPanel(p));
-      if (p.result && !S.endClosed) app.append(endScreen(p));
+      if (BoardKit.animate) BoardKit.animate.after(boardBox, motion, logKey(p), p.version);  // pieces glide to where they went
     }
 
     function reconnect() { if (S.ws) { S.ws.onclose = null; S.ws.close(); } S.payloads = {}; connect(); draw(); }
@@ -455,10 +785,27 @@
         }, t("seat.thought", { s: secs(thought(i).seconds) })) : null,
         !s.connected && !s.bot ? el("span", { class: "tag away" }, s.claimed ? t("seat.away") : t("seat.invited")) : null,
         score(i) !== null ? el("span", { class: "score", title: t("table.score") }, String(score(i))) : null,
-        p.clocks[String(i)] !== undefined ? el("span", { class: "clock" }, Math.ceil(p.clocks[String(i)]) + " s") : null,
+        p.clocks[String(i)] !== undefined ? clockChip(p, i) : null,
         p.pending.includes(i) ? el("span", { class: "sr" }, t("table.to_act")) : null,
       )));
     }
+
+    /* A seat's move clock: counts down every second from what the update said (p.clocks, seconds
+     * left when it was sent), red under 10 s. Everyone sees every clock. */
+    function clockChip(p, i) {
+      const deadline = (p.received || Date.now()) + p.clocks[String(i)] * 1000;
+      const e = el("span", { class: "clock", role: "timer", "data-deadline": String(deadline),
+        title: t("table.clock_title", { name: p.seats[i].name }) });
+      tickClock(e);
+      return e;
+    }
+    function tickClock(e) {
+      const left = Math.max(0, Math.ceil((Number(e.dataset.deadline) - Date.now()) / 1000));
+      const text = left >= 60 ? Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0") : left + " s";
+      if (e.textContent !== text) e.textContent = text;
+      e.classList.toggle("low", left < 10);
+    }
+    setInterval(() => { for (const e of document.querySelectorAll(".seatbar .clock[data-deadline]")) tickClock(e); }, 250);
 
     function turnBox(p) {
       const box = el("div", { class: "turn", role: "status", "aria-live": "polite" });
@@ -482,12 +829,15 @@
       const list = S.filter ? p.legal.filter(l => S.filter.includes(l.text)) : p.legal;
       const hint = S.hint && S.hint.seat === p.viewer && S.hint.version === p.version ? S.hint : null;
       const hinted = hint && hint.text ? hint.text : null;
+      const sel = S.selected ? p.legal.find(l => l.text === S.selected) : null;
+      if (sel) box.append(confirmBox(sel));
       if (list.length) {
         box.append(el("h2", {}, t("table.moves")));
         if (S.filter) box.append(el("button", { class: "link", id: "all-moves", onclick: () => { S.filter = null; S.picked = null; draw(); } }, t("table.all_moves")));
         box.append(el("ul", { class: "moves" }, list.map((l, i) => el("li", {},
           el("button", {
-            type: "button", class: "move" + (l.text === hinted ? " hinted" : ""), "data-action": l.text,
+            type: "button", class: "move" + (l.text === hinted ? " hinted" : "") + (sel === l ? " selected" : ""),
+            "data-action": l.text, "aria-pressed": sel === l ? "true" : null,
             onclick: () => act(l.text),
           },
             i < 9 ? el("kbd", {}, String(i + 1)) : null, " ", l.label,
@@ -514,6 +864,49 @@
       return box;
     }
 
+    /* The selected move waiting for a second activation: its label, Confirm (Enter) and Cancel (Esc). */
+    function confirmBox(move) {
+      return el("div", { class: "confirm-box", id: "confirm-box", role: "group", "aria-labelledby": "confirm-q" },
+        el("p", { class: "confirm-q", id: "confirm-q" }, t("table.confirm_q")),
+        el("p", { class: "confirm-label", id: "confirm-label" }, move.label),
+        move.final ? el("p", { class: "confirm-final" }, t("table.final")) : null,
+        el("div", { class: "confirm-buttons" },
+          el("button", { type: "button", class: "primary", id: "confirm-move", onclick: () => commit(move.text) },
+            t("table.confirm")),
+          el("button", { type: "button", id: "cancel-move", onclick: cancelSelected }, t("table.cancel"))));
+    }
+
+    /* A small settings menu at the table; the settings belong to this device (localStorage). */
+    function settingsMenu() {
+      const mode = confirmMode();
+      const d = el("details", { class: "table-settings", id: "settings", open: S.settingsOpen },
+        el("summary", { title: t("table.settings"), "aria-label": t("table.settings") }, "⚙"),
+        el("div", { class: "settings-panel" },
+          el("fieldset", {}, el("legend", {}, t("table.confirm_moves")),
+            CONFIRM_MODES.map(m => el("label", {},
+              el("input", {
+                type: "radio", name: "confirm-mode", value: m, id: "confirm-" + m, checked: m === mode,
+                onchange: () => { localStorage.setItem("tablero:confirm", m); S.settingsOpen = false; draw(); },
+              }), " ", t("table.confirm_" + m)))),
+          animSetting(),
+          el("p", { class: "muted" }, t("table.settings_device"))));
+      d.addEventListener("toggle", () => { S.settingsOpen = d.open; });
+      return d;
+    }
+    document.addEventListener("click", (e) => {  // a click elsewhere closes the settings menu
+      const d = document.getElementById("settings");
+      if (d && d.open && !d.contains(e.target)) { d.open = false; S.settingsOpen = false; }
+    });
+    /* "Animations" (boardkit.js BoardKit.animate): on unless switched off here; none while the system asks for reduced motion. */
+    function animSetting() {
+      const A = BoardKit.animate;
+      if (!A) return null;
+      return el("div", { class: "anim-setting" },
+        el("label", {}, el("input", { type: "checkbox", id: "anim-setting", checked: A.setting() && !A.reduced(),
+          disabled: A.reduced(), onchange: (e) => A.setEnabled(e.target.checked) }), " ", t("anim.setting")),
+        A.reduced() ? el("p", { class: "muted small", id: "anim-reduced" }, t("anim.reduced")) : null);
+    }
+
     function adminBox(p) {
       const box = el("div", { class: "admin" });
       if (!p.admin || p.result) return box;
@@ -530,39 +923,139 @@
       return box;
     }
 
-    function logBox(p) {
-      const lines = S.logs[logKey(p)] || [];
-      const ol = el("ol", { class: "log", "aria-label": t("table.log") });
-      let fresh = 0;
-      const focus = S.review && S.review.status === "done" ? S.logFocus : null;
-      const shown = focus === null ? lines.slice(-150) : lines;
-      for (const l of shown) {
-        const cls = [l.fresh ? "fresh" : "", l.note ? "note" : "", l.i === focus ? "focus" : ""].filter(Boolean).join(" ");
-        const li = el("li", { class: cls, "data-i": l.i }, l.text);
-        if (l.fresh) li.style.animationDelay = (Math.min(fresh++, 20) * 120) + "ms";
-        ol.append(li);
+    /* Invite and share: the spectator link for everybody; for the creator, per person seat a
+     * "copy invite link" (an invite this device keeps until the seat is taken), a new link, and
+     * taking a seat back from the device that holds it (that device then watches) to invite anew.
+     * No link here carries a seat's key or the creator's key. */
+    function sharePanel(p) {
+      const open = S.shareOpen !== null ? S.shareOpen
+        : (p.admin && !p.result && p.seats.some(s => s.kind !== "bot" && !s.claimed));
+      const box = el("details", { class: "share", id: "share", open,
+        ontoggle: (e) => { S.shareOpen = e.target.open; } });
+      if (S.notice) {  // why this device only watches now: at the top, under the seats, until read
+        const note = el("p", { class: "notice", id: "notice", role: "alert" }, S.notice, " ",
+          el("button", { type: "button", class: "link", id: "notice-ok",
+            onclick: () => { S.notice = ""; draw(); } }, t("notice.ok")));
+        const bar = app.querySelector(".seatbar");
+        if (bar) bar.after(note); else box.append(note);
       }
-      const box = el("div", { class: "log-box" }, el("h2", {}, t("table.log")), ol);
-      setTimeout(() => {
-        const f = focus === null ? null : ol.querySelector("li.focus");
-        if (f) ol.scrollTop = Math.max(0, f.offsetTop - ol.clientHeight / 3); else ol.scrollTop = ol.scrollHeight;
-      }, 0);
+      const spectator = location.origin + tableLink(id);
+      const mine = new Set(localSeats());
+      const rows = [];
+      if (p.admin && !p.result) {
+        p.seats.forEach((s, i) => {
+          if (s.kind === "bot" || mine.has(i)) return;
+          const letter = s.letter, inv = (data.invites || {})[String(i)];
+          const renew = async (ask) => {
+            if (!confirm(t(ask, { letter, name: s.name }))) return;
+            try {
+              const res = await api("POST", "/api/games/" + id + "/invite", { admin: data.admin, seat: i });
+              data.invites = Object.assign({}, data.invites, { [String(i)]: res.invite });
+              save(id, data);
+              S.shareNote = t("share.made", { letter });
+              await copyText(inviteLink(id, res.invite), null);
+            } catch (e) { S.shareNote = e.message; }
+            draw();
+          };
+          const buttons = [];
+          if (!s.claimed) {
+            if (inv) {
+              buttons.push(el("button", { type: "button", class: "copy-invite", "data-seat": i,
+                onclick: (e) => copyText(inviteLink(id, inv), e.target) }, t("share.copy_invite")));
+            }
+            buttons.push(el("button", { type: "button", class: "link new-invite", "data-seat": i,
+              onclick: () => renew("share.new_q") }, inv ? t("share.new_link") : t("share.make_link")));
+          } else {
+            if (inv) {  // taken: the old invite is spent
+              delete data.invites[String(i)]; save(id, data);
+            }
+            buttons.push(el("button", { type: "button", class: "link revoke", "data-seat": i,
+              onclick: () => renew("share.revoke_q") }, t("share.revoke")));
+          }
+          rows.push(el("li", { "data-seat": i }, el("span", { class: "seat-chip", style: "--seat:" + s.colour }, letter),
+            " ", el("span", { class: "name" }, s.name), " ",
+            el("span", { class: "muted" }, s.claimed ? t("join.joined") : t("seat.invited")), " ", ...buttons));
+        });
+      }
+      box.prepend(el("summary", {}, el("h2", {}, t("share.title"))));
+      if (rows.length) box.append(el("ul", { class: "share-seats" }, rows));
+      if (S.shareNote) box.append(el("p", { class: "share-note", role: "status" }, S.shareNote));
+      box.append(el("p", {}, el("button", { type: "button", id: "copy-spectator",
+        onclick: (e) => copyText(spectator, e.target) }, t("share.copy_spectator"))),
+      el("p", { class: "muted small" }, p.viewer === null ? t("share.watching") : t("share.kept_here")));
       return box;
     }
 
-    function endScreen(p) {
-      const r = p.result;
-      const order = p.seats.map((s, i) => i).sort((a, b) => r.ranks[a] - r.ranks[b]);
-      const box = el("section", { class: "end card", id: "end", role: "dialog", "aria-label": t("end.title") },
-        el("h2", {}, t("end.title")),
-        el("p", { class: "winners" }, r.winners.length ? t("end.winners", { names: r.winners.map(i => p.seats[i].name).join(", ") }) : t("end.nobody")),
-        el("ol", { class: "ranks" }, order.map(i => el("li", { class: "seat-" + i, style: "--seat:" + p.seats[i].colour },
-          el("span", { class: "letter" }, p.seats[i].letter), " ", r.ranks[i] + ". " + p.seats[i].name + " — " + r.scores[i]))),
-        reviewPicker(p, "end"),
-        el("a", { href: "/api/games/" + id + "/record", download: "tablero-" + id + ".json" }, t("end.record")), " ",
-        data.tokens.length ? el("button", { id: "rematch", class: "primary", onclick: rematch }, t("end.rematch")) : null,
-        el("button", { class: "link", id: "end-close", onclick: () => { S.endClosed = true; draw(); } }, t("end.close")));
-      return box;
+    /* The game log: every line of it, each rendered now from its message with the seats' current
+     * names (someone who joined later is named in the earlier lines too). A line that opens a
+     * round or a month ("section": true) is a header; a table's note (a hint asked, a bot moving
+     * for someone) is set apart. The list is kept between drawings and only grows by the new
+     * lines; the browser skips the lines out of view (content-visibility), so a long log stays
+     * cheap. Scrolled back, it stays where the reader is; at the bottom, it follows new lines. */
+    function logLineText(l, names) {
+      const m = l.msg;
+      return m && S.cat[m.id] !== undefined ? BoardKit.renderMessage(S.cat, names, m.id, m.params || {}, l.text) : l.text;
+    }
+    function logBox(p) {
+      const key = logKey(p), lines = S.logs[key] || [];
+      const names = p.seats.map(s => s.name);
+      const sig = key + "|" + lang + "|" + JSON.stringify(names);
+      let L = S.logView;
+      if (!L || L.sig !== sig || L.lines !== lines || L.count > lines.length) {
+        const same = L && L.key === key;  // the same viewer's log again (a new name, a reconnection): keep the reader's place
+        const view = L = S.logView = { key, sig, lines, count: 0, focus: null, jump: false, settling: 0,
+          stick: same ? L.stick : true, top: same ? L.top : 0,
+          ol: el("ol", { class: "log", "aria-label": t("table.log") }) };
+        view.ol.addEventListener("scroll", () => {  // where the reader is (our own scrolling aside)
+          if (view.settling) return;
+          view.top = view.ol.scrollTop;
+          view.stick = view.ol.scrollHeight - view.ol.scrollTop - view.ol.clientHeight < 8;
+        });
+      }
+      const ol = L.ol;
+      for (const li of ol.querySelectorAll("li.fresh")) if (!li.bkLine.fresh) li.classList.remove("fresh");
+      let fresh = 0;
+      for (; L.count < lines.length; L.count++) {
+        const l = lines[L.count];
+        const cls = [l.fresh ? "fresh" : "", l.note ? "note" : "", l.section ? "section" : ""].filter(Boolean).join(" ");
+        const li = el("li", { class: cls || null, "data-i": l.i },
+          el("span", { class: "n", "aria-hidden": "true" }, String(L.count + 1)),
+          el("span", { class: "t" }, logLineText(l, names)));
+        li.bkLine = l;
+        if (l.fresh) li.style.animationDelay = (Math.min(fresh++, 20) * 120) + "ms";
+        ol.append(li);
+      }
+      ol.style.setProperty("--digits", String(String(lines.length).length));  // line numbers never clipped
+      const focus = S.review && S.review.status === "done" ? S.logFocus : null;
+      if (focus !== L.focus) {
+        for (const li of ol.querySelectorAll("li.focus")) li.classList.remove("focus");
+        if (focus !== null) for (const li of ol.querySelectorAll(`li[data-i="${focus}"]`)) li.classList.add("focus");
+        L.focus = focus;
+        L.jump = focus !== null;
+      }
+      return el("div", { class: "log-box" }, el("h2", {}, t("table.log")), ol);
+    }
+    /* The log list leaves the page at every drawing, and its scroll position with it: put it back
+     * where the reader was, or at the newest line. Lines come into view with their real heights a
+     * frame later (content-visibility), so following the bottom takes a few frames. */
+    function placeLog() {
+      const L = S.logView;
+      if (!L || !L.ol.isConnected) return;
+      const ol = L.ol;
+      if (L.jump) {
+        L.jump = false;
+        const f = ol.querySelector("li.focus");
+        if (f) { ol.scrollTop = Math.max(0, f.offsetTop - ol.clientHeight / 3); return; }
+      }
+      if (!L.stick) { ol.scrollTop = L.top; return; }
+      L.settling++;
+      let frames = 0;
+      const down = () => {
+        if (ol.isConnected) ol.scrollTop = ol.scrollHeight;
+        if (++frames < 5 && ol.isConnected) requestAnimationFrame(down);
+        else requestAnimationFrame(() => { L.settling--; });
+      };
+      down();
     }
 
     /* "Review this game": your own seat first; once the game is over, any seat. */
@@ -645,14 +1138,15 @@
     async function rematch() {
       try {
         const res = await api("POST", "/api/games/" + id + "/rematch", { tokens: data.tokens });
-        const nd = { tokens: Object.values(res.tokens), admin: null };
-        save(res.id, nd);
-        location.href = tableLink(res.id, nd);
+        const nd = { tokens: Object.values(res.tokens), admin: null, invites: {} };
+        save(res.id, nd);  // the new seats' keys stay on this device; the address carries none
+        location.href = tableLink(res.id);
       } catch (e) { S.error = e.message; draw(); }
     }
 
     /* What the table's parts (Tablero.parts, from the other scripts) may use. */
-    const ctx = { S, id, gameId, data, app, send, draw: () => draw(), act, kit: (root, p) => boardKit(root, p) };
+    const ctx = { S, id, gameId, data, app, send, draw: () => draw(), act, kit: (root, p) => boardKit(root, p),
+      reviewPicker: (p, where) => reviewPicker(p, where), rematch: () => rematch() };
     window.Tablero.ctx = ctx;
 
     document.addEventListener("keydown", (e) => {
@@ -664,6 +1158,12 @@
         const b = document.getElementById("undo"); if (b) b.click();
       } else if (e.key === "h" || e.key === "H") {
         const b = document.getElementById("hint"); if (b && !b.disabled) { e.preventDefault(); b.click(); }
+      } else if (S.selected && e.key === "Escape") {
+        e.preventDefault(); cancelSelected();
+      } else if (S.selected && e.key === "Enter" && !e.defaultPrevented && e.target &&
+                 !["BUTTON", "A", "TEXTAREA", "SUMMARY"].includes(e.target.tagName) &&
+                 !(e.target.closest && e.target.closest("[data-bk-place]"))) {
+        const b = document.getElementById("confirm-move"); if (b) { e.preventDefault(); b.click(); }
       }
     });
     setInterval(() => { if (S.ws && S.ws.readyState === 1) send({ type: "ping" }); }, 20000);
@@ -675,7 +1175,7 @@
    * after this one and add their parts to Tablero.parts: each part is a function the table
    * calls with (payload, ctx). */
   window.Tablero = {
-    lobby, table, join, parts: {},
+    lobby, table, join, parts: {}, on: {},
     util: { el, t, api, botLabel, saved, save, langSwitch, loadUI, get lang() { return lang; } },
   };
 })();

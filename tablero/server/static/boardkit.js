@@ -26,10 +26,15 @@
  *   kit.moves(match)               legal moves whose action matches (see below)
  *   kit.place(node, match, opts)   register a drawn place (DOM or SVG node); returns its moves
  *   kit.placeAttrs(match, opts)    the same for HTML strings: {moves, cls, attrs}
- *   kit.choose(moves)              play one move, or narrow the move list to several
+ *   kit.choose(moves)              play one move (or select it for confirmation: the player's
+ *                                  "confirm moves" setting), or narrow the move list to several
  *   kit.picked                     the key of the place picked (opts.pick), or null
+ *   kit.selected                   the move waiting for confirmation (its text), or null; the
+ *                                  places holding it are marked (class bk-selected)
  *   kit.h(tag, attrs, ...kids)     an HTML element; kit.svg(tag, attrs, ...kids) an SVG one
  *   kit.esc(text), kit.ink(colour) HTML escaping; readable text colour on a colour
+ *   kit.rulesLink(anchor, label)   a small "?" link to the game's rules page at #anchor (new tab);
+ *                                  kit.rulesLinkHTML(...) the same as HTML, kit.rulesHref(anchor) its address
  *
  * A match is a pattern object ({kind: "place", area: "galicia"}: every key equal), an array
  * of patterns (any of them), a predicate (action, move) => bool, or an array of moves.
@@ -100,10 +105,91 @@
   // ---------------------------------------------------------------- messages
   /* A catalogue message as tablero.core.messages.Translator renders it: nested messages
    * first, an int under `seat` / `*_seat` is that seat's name, lists under `seats` / `*_seats`
-   * are names, other lists are joined with ", ". Format specs in a template are ignored. */
+   * are names, other lists are joined with ", ". Templates: `{x}`, `{{` / `}}`,
+   * `{n:plural:ONE|OTHER}` (ONE if n is 1; a list counts its items; `#` is the number) and
+   * `{x:select:K=TEXT|...|other=TEXT}` (a nested message by its id, else String(value)); the
+   * texts may hold further placeholders. Other format specs are ignored (plain value). */
+  const parsedTemplates = new Map();
+
+  function closingBrace(text, i) {
+    let depth = 0;
+    for (let j = i; j < text.length; j++) {
+      if (text[j] === "{") depth++;
+      else if (text[j] === "}" && --depth === 0) return j;
+    }
+    return -1;
+  }
+
+  function splitTop(body, sep) {
+    const parts = [];
+    let depth = 0, start = 0;
+    for (let j = 0; j < body.length; j++) {
+      const c = body[j];
+      if (c === "{") depth++;
+      else if (c === "}") depth--;
+      else if (c === sep && depth === 0) { parts.push(body.slice(start, j)); start = j + 1; }
+    }
+    parts.push(body.slice(start));
+    return parts;
+  }
+
+  function parseField(content) {
+    const m = /^(\w+)(?::(plural|select):([\s\S]*))?/.exec(content);
+    if (!m) return { lit: "{" + content + "}" };
+    if (m[2] === "plural") {
+      const [one, other] = splitTop(m[3], "|");
+      return { plural: m[1], one: parseTemplate(one || "", true), other: parseTemplate(other === undefined ? one || "" : other, true) };
+    }
+    if (m[2] === "select") {
+      const cases = new Map();
+      let other = [];
+      for (const part of splitTop(m[3], "|")) {
+        const eq = part.indexOf("=");
+        if (eq < 0) continue;
+        const key = part.slice(0, eq).trim(), nodes = parseTemplate(part.slice(eq + 1), true);
+        if (key === "other") other = nodes; else if (!cases.has(key)) cases.set(key, nodes);
+      }
+      return { select: m[1], cases, other };
+    }
+    return { field: m[1] };
+  }
+
+  /* A template as literal strings and placeholder nodes (`branch`: inside a plural/select). */
+  function parseTemplate(text, branch) {
+    const nodes = [];
+    let buf = "";
+    const flush = () => { if (buf) { nodes.push(buf); buf = ""; } };
+    for (let i = 0; i < text.length;) {
+      const c = text[i];
+      if ((c === "{" || c === "}") && text[i + 1] === c) { buf += c; i += 2; continue; }
+      if (c === "{") {
+        const j = closingBrace(text, i);
+        if (j < 0) { buf += text.slice(i); break; }
+        flush();
+        nodes.push(parseField(text.slice(i + 1, j)));
+        i = j + 1;
+      } else if (c === "#" && branch) {
+        flush(); nodes.push({ hash: true }); i++;
+      } else { buf += c; i++; }
+    }
+    flush();
+    return nodes;
+  }
+
+  const numberText = (v) => (Array.isArray(v) ? String(v.length) : typeof v === "boolean" ? (v ? "True" : "False")
+    : v === null || v === undefined || typeof v === "object" ? "" : String(v));
+  const isOne = (v) => (Array.isArray(v) ? v.length === 1 : v === 1 || v === "1");
+  const selectKey = (v) => {
+    if (v && typeof v === "object" && !Array.isArray(v) && v.message) return v.message.id;
+    if (v === null || v === undefined || Array.isArray(v) || typeof v === "object") return "";
+    if (typeof v === "boolean") return v ? "True" : "False";
+    return String(v);
+  };
+
   function renderMessage(cat, names, id, params, fallback) {
     const tpl = cat[id];
     if (tpl === undefined) return fallback !== undefined ? fallback : id;
+    params = params || {};
     const seatName = (i) => (names[i] !== undefined ? names[i] : fill(cat["core.seat"] || "#{n}", { n: i + 1 }));
     const val = (k, v) => {
       if (v && typeof v === "object" && !Array.isArray(v) && v.message) {
@@ -117,8 +203,23 @@
       if (typeof v === "number" && (k === "seat" || k.endsWith("_seat"))) return seatName(v);
       return v === null || v === undefined ? "" : String(v);
     };
-    return tpl.replace(/\{\{|\}\}|\{(\w+)[^}]*\}/g, (m, k) =>
-      (m === "{{" ? "{" : m === "}}" ? "}" : val(k, (params || {})[k])));
+    let nodes = parsedTemplates.get(tpl);
+    if (!nodes) { nodes = parseTemplate(tpl, false); parsedTemplates.set(tpl, nodes); }
+    const render = (list, number) => list.map((n) => {
+      if (typeof n === "string") return n;
+      if (n.lit !== undefined) return n.lit;
+      if (n.field !== undefined) return val(n.field, params[n.field]);
+      if (n.plural !== undefined) {
+        const v = params[n.plural];
+        return render(isOne(v) ? n.one : n.other, numberText(v));
+      }
+      if (n.select !== undefined) {
+        const key = selectKey(params[n.select]);
+        return render(n.cases.has(key) ? n.cases.get(key) : n.other, number);
+      }
+      return number === undefined ? "#" : number;
+    }).join("");
+    return render(nodes, undefined);
   }
 
   // ---------------------------------------------------------------- moves
@@ -145,7 +246,8 @@
   // ---------------------------------------------------------------- the kit
   /* env (from app.js): lang, cat (catalogue), data (table data), log (this viewer's lines),
    * ui(key, params) (the client's own words), picked, filter (texts the move list is narrowed
-   * to, or null), choose(texts, pick) and unpick(). */
+   * to, or null), selected (the text of a move waiting for confirmation, or null),
+   * choose(texts, pick) and unpick(). */
   function create(root, payload, env) {
     const seatsIn = payload.seats || [];
     const names = seatsIn.map((s) => s.name);
@@ -155,6 +257,9 @@
     const places = [];
     const filter = env.filter ? new Set(env.filter) : null;
     const picked = env.picked === undefined ? null : env.picked;
+    // The move picked and waiting for the player's confirmation (app.js): its places are marked.
+    const selected = env.selected === undefined ? null : env.selected;
+    const holdsSelected = (ms) => selected !== null && ms.some((m) => m.text === selected);
 
     const seats = seatsIn.map((s, i) => {
       const colour = s.colour || "#999999";
@@ -240,7 +345,7 @@
       if (!ms.length) return ms;
       const i = places.push({ moves: ms, pick: o.pick === undefined ? null : o.pick }) - 1;
       addClass(node, "clickable" + (narrowed ? " bk-target" : "") +
-        (o.pick !== undefined && picked === o.pick ? " bk-picked" : ""));
+        (o.pick !== undefined && picked === o.pick ? " bk-picked" : "") + (holdsSelected(ms) ? " bk-selected" : ""));
       node.setAttribute("tabindex", "0");
       node.setAttribute("role", "button");
       node.setAttribute("aria-label", ariaOf(ms, o));
@@ -256,7 +361,8 @@
       const on = o.pick !== undefined && picked === o.pick;
       return {
         moves: ms,
-        cls: " clickable" + (narrowed ? " bk-target" : "") + (on ? " bk-picked" : ""),
+        cls: " clickable" + (narrowed ? " bk-target" : "") + (on ? " bk-picked" : "") +
+          (holdsSelected(ms) ? " bk-selected" : ""),
         attrs: ` tabindex="0" role="button" aria-label="${esc(ariaOf(ms, o))}" data-bk-place="${i}"` +
           (o.pick !== undefined ? ` aria-pressed="${on}"` : ""),
       };
@@ -287,6 +393,31 @@
     }
     if (root) root._bkActivate = activate;  // the newest kit of this root answers
 
+    /* "What does this do?": a small "?" link to one entry of the game's rules page
+     * (/rules/<game>?lang=<lang>#<anchor>, tablero/server/rules_pages.py), opened in a new tab.
+     * It never plays a move: its clicks and keys stop at the link, even inside a clickable place. */
+    const rulesGame = payload.game || (document.body && document.body.dataset.game) || "";
+    function rulesHref(anchor) {
+      return "/rules/" + encodeURIComponent(rulesGame) + "?lang=" + encodeURIComponent(env.lang || "en") +
+        (anchor ? "#" + encodeURIComponent(anchor) : "");
+    }
+    function rulesTip(label) { return (label ? label + ": " : "") + ui("rules.help"); }
+    function rulesLink(anchor, label) {
+      const tip = rulesTip(label);
+      const a = h("a", { class: "bk-help", href: rulesHref(anchor), target: "_blank", rel: "noopener",
+        title: tip, "aria-label": tip, "data-rules": anchor }, "?");
+      const stop = (e) => e.stopPropagation();
+      a.addEventListener("click", stop);
+      a.addEventListener("keydown", stop);
+      return a;
+    }
+    function rulesLinkHTML(anchor, label) {
+      const tip = esc(rulesTip(label));
+      return `<a class="bk-help" href="${esc(rulesHref(anchor))}" target="_blank" rel="noopener" title="${tip}" ` +
+        `aria-label="${tip}" data-rules="${esc(anchor)}" onclick="event.stopPropagation()" ` +
+        `onkeydown="event.stopPropagation()">?</a>`;
+    }
+
     return {
       lang: env.lang,
       data: env.data || {},
@@ -297,6 +428,7 @@
       legal,
       log: env.log || [],
       picked,
+      selected,
       words: (tables) => tables[env.lang] || tables.en,
       fill,
       msg: (id, params, fallback) => renderMessage(env.cat || {}, names, id, params || {}, fallback),
@@ -318,6 +450,9 @@
       svg,
       esc,
       ink,
+      rulesHref,
+      rulesLink,
+      rulesLinkHTML,
     };
   }
 
@@ -333,4 +468,386 @@
   }
 
   window.BoardKit = { create, renderMessage, focusKey, refocus, esc, ink, fill, h, svg };
+})();
+
+/* ---------------------------------------------------------------- animations
+ * BoardKit.animate: pieces and cards move to where they went (FLIP), a short glide of ~0.3 s
+ * after each update of the same view; skippable (a click or key press, or the next update,
+ * finishes them at once); none with the system's "reduce motion" or the table's setting off
+ * (localStorage `tablero:anim` = "off").
+ *
+ * A board opts in with attributes on what it draws (DOM or SVG alike, HTML text too):
+ *   data-anim="KEY"        a component's stable identity (a card "card-3B", the King "king").
+ *                          Drawn before and after at another place: it glides from the old place.
+ *   data-anim-from="K1 K2" for an element that is new: where it comes from (the first of these
+ *                          keys that was drawn before: the deck, the seat's hand); else it fades in.
+ *   data-anim-n="3"        with data-anim-pool="P1 P2": a stack of identical pieces (a region's
+ *   data-anim-pool="P"     caballeros of one seat, a seat's court). Where a pool's counts went down
+ *                          in one place and up in another, a piece flies between them.
+ *   data-anim-frame="NAME" on a container (a map, a seat's panel): its elements are compared
+ *                          within it when both places are in the same frame, so a whole panel
+ *                          pushed down by a new line above it does not make its contents glide.
+ *   data-anim-origin="KEY" instead of data-anim: a place things come from or go to (a deck, a
+ *                          hand, a counter), never animated itself (a piece flies over it).
+ * app.js: `const m = BoardKit.animate.before(oldBoard)` before the board is replaced, then
+ * `BoardKit.animate.after(newBoard, m, viewKey, version)` once the table is drawn: only a new
+ * version of the same view animates (never the first drawing, a seat switch or a redraw of the
+ * same position).
+ */
+(function () {
+  "use strict";
+  const STORE = "tablero:anim";
+  const options = { duration: 320, fade: 240, easing: "cubic-bezier(.2,.8,.3,1)", max: 60 };
+  const live = new Set();  // running flights: {anim, done}
+
+  function reduced() {
+    try { return !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches); }
+    catch (e) { return false; }
+  }
+  /* The player's setting (on unless switched off on this device). */
+  function setting() {
+    try { return localStorage.getItem(STORE) !== "off"; } catch (e) { return true; }
+  }
+  function setEnabled(on) {
+    try { localStorage.setItem(STORE, on ? "on" : "off"); } catch (e) { /* storage refused: stays as it is */ }
+    if (!on) stop();
+  }
+  function enabled() {
+    return setting() && !reduced() && typeof Element !== "undefined" && typeof Element.prototype.animate === "function";
+  }
+
+  /* Finish every running animation at once (the pieces stand where they went). */
+  function stop() {
+    for (const f of Array.from(live)) {
+      try { f.anim.finish(); } catch (e) { try { f.anim.cancel(); } catch (e2) { /* gone */ } }
+      f.done();
+    }
+    live.clear();
+  }
+  if (typeof document !== "undefined") {
+    const skip = () => { if (live.size) stop(); };
+    document.addEventListener("pointerdown", skip, true);
+    document.addEventListener("keydown", skip, true);
+  }
+
+  const words = (s) => String(s || "").split(/\s+/).filter(Boolean);
+
+  /* The keyed elements of a board in document order; a key drawn twice gets "#2", "#3"... */
+  function keyed(root) {
+    const out = new Map();
+    for (const el of root.querySelectorAll("[data-anim], [data-anim-origin]")) {
+      let k = el.getAttribute("data-anim") || el.getAttribute("data-anim-origin");
+      if (!k) continue;
+      if (out.has(k)) { let i = 2; while (out.has(k + "#" + i)) i++; k += "#" + i; }
+      out.set(k, el);
+    }
+    return out;
+  }
+
+  /* Where each keyed element is: relative to the board and to its frame, its count and pools. */
+  function measure(root) {
+    const o = root.getBoundingClientRect();
+    const frames = new Map(), items = new Map();
+    for (const [k, el] of keyed(root)) {
+      const r = el.getBoundingClientRect();
+      if (!r.width && !r.height) continue;  // not shown
+      const f = el.parentElement && el.parentElement.closest("[data-anim-frame]");
+      let fr = null;
+      if (f && root.contains(f)) {
+        fr = frames.get(f);
+        if (!fr) { fr = f.getBoundingClientRect(); frames.set(f, fr); }
+      }
+      const n = Number(el.getAttribute("data-anim-n"));
+      items.set(k, {
+        el, x: r.left - o.left, y: r.top - o.top, w: r.width, h: r.height,
+        frame: fr ? f.getAttribute("data-anim-frame") : "", fx: fr ? r.left - fr.left : 0, fy: fr ? r.top - fr.top : 0,
+        n: Number.isFinite(n) && n > 0 ? n : 0, pools: words(el.getAttribute("data-anim-pool")),
+        origin: !el.hasAttribute("data-anim"),
+      });
+    }
+    return items;
+  }
+
+  /* How long the running animations still take (ms). */
+  function remaining() {
+    let left = 0;
+    for (const f of live) {
+      const t = f.anim.effect && f.anim.effect.getComputedTiming();
+      if (t && typeof f.anim.currentTime === "number") left = Math.max(left, t.endTime - f.anim.currentTime);
+    }
+    return left;
+  }
+
+  /* Before the board is replaced: note where everything is, then stop what runs (the pieces
+   * jump to where they were going). Where pieces are in flight is noted too: a redraw of the
+   * same position (a bot starts thinking, a seat comes back) lets them fly on from there. */
+  function before(root) {
+    const ok = root && root.isConnected && enabled() && root.dataset.animView &&
+      !(typeof document !== "undefined" && document.hidden);
+    const r = ok ? root.getBoundingClientRect() : null;
+    if (!r || (!r.width && !r.height)) { stop(); return null; }
+    const left = live.size ? remaining() : 0;
+    const inflight = left > 30 ? measure(root) : null;
+    stop();
+    return { view: root.dataset.animView, version: root.dataset.animVersion, items: measure(root), inflight, left };
+  }
+
+  // ------------------------------------------------------------------ one flight
+  const isSvg = (el) => typeof SVGElement !== "undefined" && el instanceof SVGElement;
+  function outerSvg(el) {
+    let s = el.ownerSVGElement;
+    while (s && s.ownerSVGElement) s = s.ownerSVGElement;
+    return s;
+  }
+  /* A screen distance in the user units of the element's parent (SVG): what CSS `translate` takes. */
+  function userDelta(el, dx, dy) {
+    const p = el.parentNode;
+    const m = p && p.getScreenCTM ? p.getScreenCTM() : null;
+    if (!m) return [dx, dy];
+    const i = m.inverse();
+    return [i.a * dx + i.c * dy, i.b * dx + i.d * dy];
+  }
+  /* Let an SVG's content be seen outside its box while a piece flies in from beside it. */
+  function liftSvg(el) {
+    const s = outerSvg(el);
+    if (!s) return () => {};
+    if (!s._bkLift) {  // the first flight over this SVG keeps its own style, the last one puts it back
+      s._bkWas = { overflow: s.style.overflow, position: s.style.position, zIndex: s.style.zIndex };
+      s.style.overflow = "visible";
+      if (!s.style.position && getComputedStyle(s).position === "static") s.style.position = "relative";
+      s.style.zIndex = "3";
+    }
+    s._bkLift = (s._bkLift || 0) + 1;
+    let lifted = true;
+    return () => {
+      if (!lifted) return;
+      lifted = false;
+      if (--s._bkLift > 0) return;
+      const was = s._bkWas;
+      s.style.overflow = was.overflow; s.style.position = was.position; s.style.zIndex = was.zIndex;
+    };
+  }
+
+  /* Animate `el` from where it was: dx, dy (screen px between the centres). o.zoom (HTML only):
+   * how much bigger it was, the same both ways so text never stretches; o.fade: it comes in;
+   * o.leave: the other way round, it flies off by dx, dy and fades out (a copy leaving for a
+   * counter); o.duration; o.then: run when it ends or stops. An HTML element that would be cut
+   * off on its way by a box of the board that clips its content flies as a copy above that box. */
+  function glide(el, dx, dy, o) {
+    o = o || {};
+    const svgEl = isSvg(el);
+    if (!svgEl && !o.copy && !o.leave) {
+      const c = clipperAt(el, dx, dy);
+      if (c) return ghost(el, dx, dy, Object.assign({}, o, { host: c.parentElement, hide: true }));
+    }
+    const [ux, uy] = svgEl ? userDelta(el, dx, dy) : [dx, dy];
+    const zoom = o.zoom || 1, scale = !svgEl && Math.abs(zoom - 1) > 0.04;
+    const away = { translate: ux.toFixed(1) + "px " + uy.toFixed(1) + "px" };
+    if (scale) away.scale = zoom.toFixed(3);
+    // one keyframe at the start: the element eases from there to where it stands now
+    const frames = o.leave ? [{ offset: 0, translate: "0px 0px", opacity: 1 }, Object.assign({ offset: 1, opacity: 0 }, away)]
+      : [Object.assign({ offset: 0 }, away, o.fade ? { opacity: 0.3 } : {})];
+    const origin = el.style.transformOrigin;
+    if (scale) el.style.transformOrigin = "center";
+    const unlift = svgEl ? liftSvg(el) : () => {};
+    return start(el, frames, o.duration || options.duration, () => {
+      if (scale) el.style.transformOrigin = origin;
+      unlift();
+      if (o.then) o.then();
+    });
+  }
+  /* In place: a new element with nowhere to come from fades in; a counter that changed pulses. */
+  function inPlace(el, frame) {
+    const svgEl = isSvg(el);
+    const was = [el.style.transformOrigin, el.style.transformBox];
+    el.style.transformOrigin = "center";
+    if (svgEl) el.style.transformBox = "fill-box";
+    return start(el, [Object.assign({ offset: 0 }, frame)], options.fade, () => {
+      el.style.transformOrigin = was[0];
+      if (svgEl) el.style.transformBox = was[1];
+    });
+  }
+  const fadeIn = (el) => inPlace(el, { opacity: 0, scale: "0.75" });
+  const pulse = (el) => inPlace(el, { scale: "1.25" });
+  function start(el, frames, duration, after) {
+    let anim;
+    try { anim = el.animate(frames, { duration, easing: options.easing }); }
+    catch (e) { after(); return null; }
+    anim.id = "bk-anim";
+    let ended = false;
+    const f = {
+      anim, done: () => {
+        if (ended) return;
+        ended = true; live.delete(f); after();
+      },
+    };
+    anim.finished.then(f.done, f.done);  // ended, finished early or cancelled
+    live.add(f);
+    return f;
+  }
+
+  /* The outermost box of the board around `el` that clips its content and does not hold the point
+   * dx, dy away from el's centre (where a flight starts or ends), or null. */
+  let board = null;
+  function clipperAt(el, dx, dy) {
+    const r = el.getBoundingClientRect(), x = r.left + r.width / 2 + dx, y = r.top + r.height / 2 + dy;
+    let out = null;
+    for (let a = el.parentElement; a && board && a !== board && board.contains(a); a = a.parentElement) {
+      const cs = getComputedStyle(a);
+      if (cs.overflowX === "visible" && cs.overflowY === "visible") continue;
+      const b = a.getBoundingClientRect();
+      if (x < b.left || x > b.right || y < b.top || y > b.bottom) out = a;
+    }
+    return out;
+  }
+
+  /* A copy of `el` laid over it, flying: in from dx, dy (a piece joining a stack that was there
+   * already), or o.leave: off to dx, dy (a piece going to a counter). o.host: the HTML element the
+   * copy goes into (else beside el, or above the box that would cut it off); o.hide: el itself
+   * is hidden until the copy lands (el flies, as a copy). */
+  function ghost(el, dx, dy, o) {
+    o = o || {};
+    const g = el.cloneNode(true);
+    for (const n of [g, ...g.querySelectorAll("*")]) {
+      for (const a of ["id", "data-anim", "data-anim-origin", "data-anim-from", "data-anim-pool", "data-anim-n", "data-bk-place",
+        "tabindex", "role", "aria-label", "aria-pressed", "title", "href"]) n.removeAttribute(a);
+      if (n.classList) n.classList.remove("clickable", "bk-picked", "bk-target", "bk-selected", "last");
+    }
+    for (const a of g.querySelectorAll("a, title")) a.remove();
+    g.setAttribute("aria-hidden", "true");
+    g.classList.add("bk-ghost");
+    g.style.pointerEvents = "none";
+    let copy = g;
+    if (isSvg(el)) {
+      // into the outermost SVG (drawn above the rest), in the element's own user space
+      const s = outerSvg(el);
+      const p = el.parentNode;
+      if (!s || !p || !p.getScreenCTM || !s.getScreenCTM()) return null;
+      const m = s.getScreenCTM().inverse().multiply(p.getScreenCTM());
+      copy = document.createElementNS("http://www.w3.org/2000/svg", "g");
+      copy.setAttribute("transform", `matrix(${m.a},${m.b},${m.c},${m.d},${m.e},${m.f})`);
+      copy.setAttribute("aria-hidden", "true");
+      copy.setAttribute("class", "bk-ghost");
+      copy.append(g);
+      s.append(copy);
+    } else {
+      const r = el.getBoundingClientRect();
+      Object.assign(g.style, { position: "absolute", left: "0px", top: "0px", margin: "0", boxSizing: "border-box",
+        width: r.width + "px", height: r.height + "px", zIndex: "5" });
+      const c = o.host ? null : clipperAt(el, dx, dy);
+      const host = o.host || (c && c.parentElement);
+      if (host) host.append(g); else el.after(g);
+      const at = g.getBoundingClientRect();
+      g.style.left = (r.left - at.left) + "px";
+      g.style.top = (r.top - at.top) + "px";
+    }
+    const hidden = o.hide ? el.style.visibility : null;
+    if (o.hide) el.style.visibility = "hidden";
+    const f = glide(g, dx, dy, {
+      copy: true, zoom: o.zoom, fade: o.hide ? o.fade : true, leave: o.leave, duration: o.duration,
+      then: () => { copy.remove(); if (o.hide) el.style.visibility = hidden; if (o.then) o.then(); },
+    });
+    if (!f) { copy.remove(); if (o.hide) el.style.visibility = hidden; }
+    return f;
+  }
+
+  /* The move that brings b (new) to where a (old) was, centre to centre: within a shared frame,
+   * else within the board. */
+  function offset(a, b) {
+    const same = a.frame && a.frame === b.frame;
+    return [(same ? a.fx - b.fx : a.x - b.x) + (a.w - b.w) / 2, (same ? a.fy - b.fy : a.y - b.y) + (a.h - b.h) / 2];
+  }
+
+  /* After the new board is drawn (and the rest of the table): animate what moved, came in, or
+   * went from one stack to another. Returns how many animations started. */
+  function after(root, snap, view, version) {
+    if (!root) return 0;
+    root.dataset.animView = String(view);
+    root.dataset.animVersion = String(version);
+    if (!snap || snap.view !== String(view) || !enabled() || !root.isConnected) return 0;
+    board = root;
+    if (snap.version === String(version)) return snap.inflight ? flyOn(snap, measure(root)) : 0;
+    const old = snap.items, now = measure(root);
+    const moved = new Set();
+    let budget = options.max;
+    const fly = (f) => { if (f) budget--; };
+    // 1. the same component at another place
+    for (const [k, b] of now) {
+      const a = old.get(k);
+      if (!a || a.origin || b.origin || budget <= 0) continue;
+      const [dx, dy] = offset(a, b);
+      if (Math.abs(dx) < 2 && Math.abs(dy) < 2) continue;  // in place (a new size alone is no move)
+      const zoom = b.w && b.h ? Math.sqrt((a.w / b.w) * (a.h / b.h)) : 1;
+      fly(glide(b.el, dx, dy, { zoom: Math.min(2, Math.max(0.5, zoom)) }));
+      moved.add(k);
+    }
+    // 2. stacks of identical pieces: from where a pool went down to where it went up
+    const pools = new Map();
+    const count = (items, side) => {
+      for (const [k, it] of items) {
+        for (const p of it.pools) {
+          if (!pools.has(p)) pools.set(p, new Map());
+          const e = pools.get(p).get(k) || { old: 0, now: 0 };
+          e[side] = it.n;
+          pools.get(p).set(k, e);
+        }
+      }
+    };
+    count(old, "old");
+    count(now, "now");
+    for (const m of pools.values()) {
+      const src = [], dst = [];
+      for (const [k, e] of m) {
+        if (e.now < e.old && old.has(k)) src.push({ k, left: e.old - e.now });
+        else if (e.now > e.old && now.has(k)) dst.push({ k, left: e.now - e.old });
+      }
+      for (const t of dst) {
+        for (const s of src) {
+          if (!s.left || !t.left || budget <= 0) continue;
+          const n = Math.min(s.left, t.left);
+          s.left -= n; t.left -= n;
+          const a = old.get(s.k), b = now.get(t.k), piece = now.get(s.k);
+          if (!b.origin) {
+            const [dx, dy] = offset(a, b);
+            if (!old.has(t.k) && !moved.has(t.k)) fly(glide(b.el, dx, dy, { fade: true }));  // a new stack: it comes over
+            else fly(ghost(b.el, dx, dy, {}));  // a piece joins a stack that was there
+          } else if (piece && !piece.origin) {
+            const [dx, dy] = offset(b, piece);
+            fly(ghost(piece.el, dx, dy, { leave: true }));  // a piece leaves its stack for a counter (the court, a hand)
+          } else if (!moved.has(t.k)) fly(pulse(b.el));  // one counter to another: the one that grew swells
+          moved.add(t.k);
+        }
+      }
+    }
+    // 3. new components: from where they came (the deck, a hand), else fading in
+    for (const [k, b] of now) {
+      if (old.has(k) || moved.has(k) || b.origin || budget <= 0) continue;
+      const src = words(b.el.getAttribute("data-anim-from")).map((x) => old.get(x)).find(Boolean);
+      if (src) {
+        const [dx, dy] = offset(src, b);
+        fly(glide(b.el, dx, dy, { fade: true }));
+      } else fly(fadeIn(b.el));
+    }
+    return options.max - budget;
+  }
+
+  /* The same position drawn again while pieces were in flight: they fly on from where they were. */
+  function flyOn(snap, now) {
+    let n = 0;
+    for (const [k, b] of now) {
+      const a = snap.inflight.get(k);
+      if (!a || b.origin || n >= options.max) continue;
+      const [dx, dy] = offset(a, b);
+      if (Math.abs(dx) < 2 && Math.abs(dy) < 2) continue;
+      const zoom = b.w && b.h ? Math.sqrt((a.w / b.w) * (a.h / b.h)) : 1;
+      if (glide(b.el, dx, dy, { zoom: Math.min(2, Math.max(0.5, zoom)), duration: snap.left })) n++;
+    }
+    return n;
+  }
+
+  window.BoardKit = window.BoardKit || {};
+  window.BoardKit.animate = {
+    before, after, stop, enabled, setting, setEnabled, reduced, options,
+    running: () => live.size,
+  };
 })();

@@ -130,6 +130,11 @@
     return e;
   }
 
+  /* "What does this do?": a small "?" linking an entry of the rules page (/rules/don-carlo#anchor,
+   * rules.<lang>.md) in a new tab. Its clicks never reach the clickable country around it. */
+  function help(kit, anchor, label) { return kit.rulesLink ? kit.rulesLink(anchor, label) : null; }
+  const PHASE_HELP = { deal: "setup", start: "setup", play: "turn", refill: "influence", blocked_draw: "blocked", over: "end" };
+
   function svgIcon(kind, cls) {
     const s = document.createElementNS(SVGNS, "svg");
     s.setAttribute("viewBox", "0 0 24 24");
@@ -253,6 +258,8 @@
     /* ---- status strip ---- */
     const status = el("div", "dc-status");
     status.appendChild(el("span", "dc-phase", (L.phase[dec.phase] || dec.phase || "")));
+    const phaseHelp = PHASE_HELP[dec.phase] ? help(kit, PHASE_HELP[dec.phase], L.phase[dec.phase]) : null;
+    if (phaseHelp) status.appendChild(phaseHelp);
     const active = !over && dec.phase !== "deal" && dec.phase !== "start" &&
       typeof dec.turn === "number" && dec.turn >= 0 && dec.turn < n;
     const myTurn = viewer !== null && viewer !== undefined &&
@@ -293,11 +300,14 @@
     countries.forEach((c, ci) => {
       const tile = el("div", "dc-country");
       tile.dataset.ci = String(ci);
+      tile.setAttribute("data-anim-frame", "country-" + c.id);  // animations (BoardKit.animate)
       tiles.push(tile);
       const head = el("div", "dc-chead");
       const nameEl = el("div", "dc-cname", cname(c));
       nameEl.title = cname(c);
       head.appendChild(nameEl);
+      const countryHelp = help(kit, "country-" + c.id, cname(c));
+      if (countryHelp) head.appendChild(countryHelp);
       const meta = el("div", "dc-cmeta");
       const sums = el("span", "dc-sums");
       sums.title = L.sums;
@@ -347,6 +357,10 @@
         const s = kit.seat(a[0]);
         const ag = el("span", "dc-agent");
         seatStyle(ag, s);
+        // a new agent comes from its family's hand (the viewer's: from a card of its code)
+        ag.setAttribute("data-anim", "agent-" + c.id + "-" + k);
+        ag.setAttribute("data-anim-from", (a[0] === viewer ? "dccard-" + codeValues(a[1])[0] + "-1 " : "") +
+          "dchand-" + a[0] + " dcmini-" + a[0]);
         ag.appendChild(el("span", "dc-agent-l", s.letter));
         ag.appendChild(el("span", "dc-agent-code", a[1]));
         const b = codeBonus(codeValues(a[1]));
@@ -410,17 +424,25 @@
     let handCards = [];
     if (myHand && viewer !== null && viewer !== undefined && seats[viewer] && !over) {
       const sec = el("section", "dc-handsec");
+      sec.setAttribute("data-anim-frame", "hand");
       seatStyle(sec, seats[viewer]);
       const h = el("div", "dc-sechead");
       h.appendChild(el("span", "dc-sectitle", L.hand));
+      const handHelp = help(kit, "codes", L.hand);
+      if (handHelp) h.appendChild(handHelp);
       h.appendChild(el("span", "dc-deckinfo",
         L.deck + " " + (pub.deck_sizes ? pub.deck_sizes[viewer] : "?")));
       sec.appendChild(h);
       const row = el("div", "dc-hand");
+      row.setAttribute("data-anim-origin", "dchand-" + viewer);
+      row.setAttribute("data-anim-frame", "dchand");
+      const nth = {};  // a card's key: its value and which of the equal ones it is
       myHand.forEach((v) => {
         const uses = plays.filter((p) => p.vals.indexOf(v) >= 0);
         const c = card(seats[viewer], v, "big");
         c.dataset.v = String(v);
+        c.setAttribute("data-anim", "dccard-" + v + "-" + (nth[v] = (nth[v] || 0) + 1));
+        c.setAttribute("data-anim-from", "dcdeck-" + viewer);
         if (uses.length) {
           kit.place(c, uses.map((p) => p.move), { label: fill(L.cardAria, { v: v, n: uses.length }) });
           c.dataset.cis = Array.from(new Set(uses.map((p) => p.ci))).join(",");
@@ -477,6 +499,7 @@
       const s = seats[i];
       const box = el("div", "dc-seat");
       seatStyle(box, s);
+      box.setAttribute("data-anim-frame", "seat-" + i);
       const isTurn = active && dec.turn === i;
       if (isTurn) box.classList.add("dc-active");
       if (!over && pub.out && pub.out[i]) box.classList.add("dc-out");
@@ -528,6 +551,9 @@
       const hand = el("div", "dc-minihand");
       hand.appendChild(el("span", "dc-mini-l", L.handSize + " " + hs));
       const cards = el("span", "dc-minicards");
+      cards.setAttribute("data-anim-origin", "dcmini-" + i);
+      cards.setAttribute("data-anim-frame", "dcmini-" + i);
+      const nthMini = {};
       let faces = null;
       let hidden = 0;
       if (pub.hands && pub.hands[i]) {
@@ -541,11 +567,15 @@
       faces.forEach((v) => {
         const kc = card(s, v, "mini", i !== viewer && !(pub.hands && pub.hands[i]) ? "dc-known" : "");
         kc.title = i !== viewer ? L.known + ": " + v : String(v);
+        kc.setAttribute("data-anim", "dcmini-" + i + "-" + v + "-" + (nthMini[v] = (nthMini[v] || 0) + 1));
+        kc.setAttribute("data-anim-from", "dcdeck-" + i);
         cards.appendChild(kc);
       });
       for (let k = 0; k < hidden; k++) {
         const bc = card(s, null, "mini");
         bc.title = L.unknown;
+        bc.setAttribute("data-anim", "dcback-" + i + "-" + k);
+        bc.setAttribute("data-anim-from", "dcdeck-" + i);
         cards.appendChild(bc);
       }
       hand.appendChild(cards);
@@ -555,6 +585,7 @@
       const deck = el("div", "dc-deck" + (ds ? "" : " dc-deck-empty"));
       deck.appendChild(el("span", "dc-mini-l", L.deck));
       const stack = el("span", "dc-stack");
+      stack.setAttribute("data-anim-origin", "dcdeck-" + i);
       seatStyle(stack, s);
       if (ds > 1) stack.appendChild(el("span", "dc-stack-under"));
       stack.appendChild(el("span", "dc-stack-top", ds ? ds : "0"));
@@ -570,7 +601,10 @@
 
     /* ---- tie rule footnote ---- */
     if (pub.tie_rule && L.tieRule[pub.tie_rule]) {
-      board.appendChild(el("div", "dc-foot", L.tieRule[pub.tie_rule]));
+      const foot = el("div", "dc-foot", L.tieRule[pub.tie_rule]);
+      const footHelp = help(kit, "options", L.tieRule[pub.tie_rule]);
+      if (footHelp) foot.append(" ", footHelp);
+      board.appendChild(foot);
     }
   }
 

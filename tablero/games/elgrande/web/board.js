@@ -179,12 +179,52 @@
     return n;
   }
   function title(text) { return svg("title", null, [text]); }
+  // animations (boardkit.js BoardKit.animate): a component's stable key; for stacks of one seat's
+  // caballeros (a region's, the Castillo's, the court, the province) their count and pools;
+  // a counter (court, province, hand) is only a place pieces fly from or to
+  function anim(node, key, n, pools) {
+    node.setAttribute("data-anim", key);
+    return animCount(node, n, pools);
+  }
+  function counter(node, key, n, pools) {
+    node.setAttribute("data-anim-origin", key);
+    return animCount(node, n, pools);
+  }
+  function animCount(node, n, pools) {
+    if (n !== undefined) { node.setAttribute("data-anim-n", String(n || 0)); node.setAttribute("data-anim-pool", pools); }
+    return node;
+  }
   function fmt(s, a, b) { return s.replace("{a}", a).replace("{b}", b); }
   function polyPoints(ids) { return ids.map(function (k) { return P[k].join(","); }).join(" "); }
   // every move that names this area in one of its arguments (a region or the Castillo)
   function namesArea(id) {
     return function (a) { return Object.keys(a).some(function (k) { return k !== "kind" && a[k] === id; }); };
   }
+
+  // ------------------------------------------------------------------ "what does this do?"
+  // A small "?" linking an entry of the rules page (/rules/el-grande#anchor, rules.<lang>.md),
+  // opened in a new tab: beside a card (a sibling of the clickable card, never inside it), after
+  // a heading, and on the map beside each region's values.
+  function helpWrap(kit, node, anchor, label) {
+    if (!kit.rulesLink) return node;
+    return h("div", { class: "bk-helpwrap" }, [node, kit.rulesLink(anchor, label)]);
+  }
+  function helpLink(kit, anchor, label) { return kit.rulesLink ? kit.rulesLink(anchor, label) : null; }
+  function svgHelp(kit, x, y, anchor, label) {
+    const a = svg("a", { class: "bk-help-svg", href: kit.rulesHref(anchor), target: "_blank", rel: "noopener", "data-rules": anchor });
+    a.appendChild(title(label));
+    a.appendChild(svg("circle", { cx: x, cy: y, r: 7.5 }));
+    a.appendChild(svg("text", { x: x, y: y + 3.5, "text-anchor": "middle" }, ["?"]));
+    return a;
+  }
+  // where a region's "?" sits: right of its values, moved where the region is narrow
+  const HELP_AT = { aragon: [0, -20], cataluna: [38, 9], valencia: [-40, 9] };
+  // the rules section a phase belongs to (the card's own entry while a card is carried out)
+  const PHASE_HELP = {
+    deal: "setup", start: "setup", reveal: "round", power: "power-cards", intake: "intake",
+    intake_from: "intake", take_card: "take-card", order: "placement", place: "placement",
+    after_placement: "placement", veto: "veto", disk: "secret-disk", over: "end"
+  };
 
   // ------------------------------------------------------------------ renderer
   function render(root, payload, kit) {
@@ -263,8 +303,12 @@
         h("strong", { text: L.round + " " + pub.round }),
         " (" + (Math.min(pub.round_index, rounds.length - 1) + 1) + " " + L.of + " " + rounds.length + (pub.short_game ? ", " + L.short : "") + ")"
       ]);
+      const phaseName = L.phases[dec.phase] || dec.phase;
+      const phaseCard = (dec.card !== undefined && dec.card >= 0 && dec.active >= 0) ? "card-" + CARD_IDS[dec.card] : null;
+      const phaseHelp = PHASE_HELP[dec.phase] || phaseCard;
       const phase = h("div", { class: "eg-phase" }, [
-        h("span", { class: "eg-phase-name", text: (L.phases[dec.phase] || dec.phase) })
+        h("span", { class: "eg-phase-name", text: phaseName }),
+        phaseHelp ? helpLink(kit, phaseHelp, phaseName) : null
       ]);
       const pend = kit.pending;
       if (pend.length && dec.phase !== "over") {
@@ -292,7 +336,7 @@
     // -------------------------------------------------------------- map
     function renderMap() {
       const W = 620, H = 505;
-      const root = svg("svg", { class: "eg-map", viewBox: "0 0 " + W + " " + H, role: "group", "aria-label": L.map, preserveAspectRatio: "xMidYMid meet" });
+      const root = svg("svg", { class: "eg-map", viewBox: "0 0 " + W + " " + H, role: "group", "aria-label": L.map, preserveAspectRatio: "xMidYMid meet", "data-anim-frame": "map" });
       root.appendChild(svg("rect", { x: 0, y: 0, width: W, height: H, class: "eg-sea", rx: 10 }));
       // land below regions (Portugal & France hint)
       root.appendChild(svg("path", { class: "eg-foreign", d: "M46,150 L160,156 L128,190 L122,238 L102,338 L96,362 L101,423 L60,428 L14,434 L24,382 L14,338 L32,300 L40,232 L50,176 Z" }));
@@ -342,16 +386,16 @@
 
         // token row: King, Grandes, disks
         const tokens = [];
-        if (r === king) tokens.push({ w: 30, draw: function (x, y) { return crown(x, y, lastKind === "king"); } });
+        if (r === king) tokens.push({ w: 30, draw: function (x, y) { return anim(crown(x, y, lastKind === "king"), "king"); } });
         for (let p = 0; p < n; p++) {
           if ((pub.grande || [])[p] === r) {
             const pp = p;
-            tokens.push({ w: 24, draw: function (x, y) { return grandeMarker(x, y, pp, lastKind === "grande" && lastActor === pp); } });
+            tokens.push({ w: 24, draw: function (x, y) { return anim(grandeMarker(x, y, pp, lastKind === "grande" && lastActor === pp), "grande-" + pp); } });
           }
         }
         // disks: last reveal, and the viewer's own committed disk
-        if (anyShown) for (let p = 0; p < n; p++) if (shown[p] === r) { const pp = p; tokens.push({ w: 17, draw: function (x, y) { return diskMarker(x, y, pp, false); } }); }
-        if (myPick === r && viewer !== null && viewer !== undefined) tokens.push({ w: 17, draw: function (x, y) { return diskMarker(x, y, viewer, true); } });
+        if (anyShown) for (let p = 0; p < n; p++) if (shown[p] === r) { const pp = p; tokens.push({ w: 17, draw: function (x, y) { return anim(diskMarker(x, y, pp, false), "disk-" + pp); } }); }
+        if (myPick === r && viewer !== null && viewer !== undefined) tokens.push({ w: 17, draw: function (x, y) { return anim(diskMarker(x, y, viewer, true), "mydisk"); } });
         const tw = tokens.reduce(function (s, t) { return s + t.w + 3; }, -3);
         let tx = lay.tx - tw / 2;
         tokens.forEach(function (t) { g.appendChild(t.draw(tx + t.w / 2, lay.ty)); tx += t.w + 3; });
@@ -363,6 +407,7 @@
           const pos = gridPos(k, present.length, lay.cols, lay.px, lay.py);
           const cx = pos[0], cy = pos[1];
           const pill = cabPill(cx, cy, p, cab[p][r], lastDest === r && lastSeatInArea === p);
+          anim(pill, "cab-" + p + "-" + id, cab[p][r], "cab-" + p);
           const ms = kit.moves([{ kind: "move", from: id, owner: p }, { kind: "select_opponent", owner: p, area: id }]);
           kit.place(pill, ms, { label: seats[p].name + " · " + areaName(r) + (ms.length > 1 ? " (" + ms.length + " " + L.moves + ")" : "") });
           g.appendChild(pill);
@@ -386,6 +431,17 @@
         if (lastAreas.has(id)) over.appendChild(svg("polygon", { class: "eg-ov eg-ov-last", points: polyPoints(SHAPES[id]) }));
       });
       root.appendChild(over);
+      // "?" beside each region's values, and on the Castillo
+      const helps = svg("g", { class: "eg-help" });
+      if (kit.rulesHref) {
+        REGIONS.forEach(function (id, r) {
+          const lay = layFor(id);
+          const at = HELP_AT[id] || [44, 9];
+          helps.appendChild(svgHelp(kit, lay.nx + at[0], lay.ny + at[1], "region-" + id, areaName(r)));
+        });
+        helps.appendChild(svgHelp(kit, CAST.x + CAST.w - 12, CAST.y + CAST.h - 12, "region-castillo", areaName(CASTILLO)));
+        root.appendChild(helps);
+      }
       // off-board tiles
       const off = [];
       tiles.forEach(function (pos, t) { if (pos < 0) off.push(t); });
@@ -425,11 +481,12 @@
         present.forEach(function (p, k) {
           const pos = gridPos(k, present.length, present.length > 3 ? 2 : 1, x + w / 2, y + 54);
           const cx = pos[0], cy = pos[1];
-          g.appendChild(cabPill(cx, cy, p, cab[p][CASTILLO], lastDest === CASTILLO && lastSeatInArea === p));
+          g.appendChild(anim(cabPill(cx, cy, p, cab[p][CASTILLO], lastDest === CASTILLO && lastSeatInArea === p), "cab-" + p + "-castillo", cab[p][CASTILLO], "cab-" + p));
         });
       } else {
         // closed tower: only how many caballeros are inside
         const t = svg("g", { class: "eg-casttotal" + (lastDest === CASTILLO ? " last" : "") });
+        counter(t, "castillo", total, Array.from({ length: n }, function (_, p) { return "cab-" + p; }).join(" "));
         t.appendChild(svg("rect", { x: x + w / 2 - 26, y: y + 58, width: 52, height: 36, rx: 6, class: "eg-door" }));
         t.appendChild(svg("text", { class: "eg-casttotal-n", x: x + w / 2, y: y + 82, "text-anchor": "middle" }, [String(total)]));
         t.appendChild(svg("text", { class: "eg-small-label eg-onstone", x: x + w / 2, y: y + 108, "text-anchor": "middle" }, [L.cabs]));
@@ -473,6 +530,7 @@
     }
     function tileMarker(x, y, t, onMap) {
       const g = svg("g", { class: "eg-tile" + ((lastKind === "tile" || lastKind === "move_tile") && lastParts[1] === String(t) ? " last" : "") });
+      g.setAttribute("data-anim", "tile-" + t);
       if (onMap) {
         g.appendChild(svg("rect", { x: x - 26, y: y - 8.5, width: 52, height: 17, rx: 3, class: "eg-tile-bg" }));
         g.appendChild(svg("text", { x: x, y: y + 4.5, "text-anchor": "middle", class: "eg-tile-t" }, [TILES[t].join(" · ")]));
@@ -523,7 +581,7 @@
       card.classList.add("eg-card-current");
       if (lastKind === "take" && lastParts[1] === id) card.classList.add("last");
       kit.place(card, [{ kind: "action_first" }, { kind: "do_action" }, { kind: "mode_all_out" }, { kind: "mode_extra" }], { label: msg("eg.card." + id) });
-      const row = h("div", { class: "eg-current-row" }, [card]);
+      const row = h("div", { class: "eg-current-row" }, [helpWrap(kit, card, "card-" + id, msg("eg.card." + id))]);
       const info = h("div", { class: "eg-current-info" });
       const ph = dec.phase;
       const lines = [];
@@ -558,13 +616,14 @@
         h("div", { class: "eg-card-name", text: cardName(id) })
       ]);
       el.title = msg("eg.card." + id);
+      el.setAttribute("data-anim", "card-" + id);
       return el;
     }
 
     // -------------------------------------------------------------- offer
     function renderOffer() {
-      const sec = h("section", { class: "eg-offer" });
-      sec.appendChild(h("h3", { class: "eg-h", text: L.offer }));
+      const sec = h("section", { class: "eg-offer", "data-anim-frame": "offer" });
+      sec.appendChild(h("h3", { class: "eg-h" }, [L.offer, helpLink(kit, "cards", L.offer)]));
       const row = h("div", { class: "eg-cards" });
       const ids = pub.offer_ids || [];
       const inTurns = TURN_PHASES.indexOf(dec.phase) >= 0 || (dec.phase === "disk" && dec.pick_kind > 0);
@@ -577,7 +636,7 @@
           const card = actionCard(id, true);
           if (lastActor < 0 && lastKind === "reveal" && lastParts[1] === id) card.classList.add("last");
           kit.place(card, { kind: "take", card: id }, { label: msg("eg.opt.take", { card: msg("eg.card." + id) }) });
-          row.appendChild(card);
+          row.appendChild(helpWrap(kit, card, "card-" + id, msg("eg.card." + id)));
         } else {
           // slot empty: taken this round (during the turns) or nothing on offer
           const held = curId && curId.charAt(0) === String(k);
@@ -600,8 +659,8 @@
     // -------------------------------------------------------------- hand (viewer's power cards)
     function renderHand() {
       if (viewer === null || viewer === undefined || !mine || !Array.isArray(mine.hand)) return null;
-      const sec = h("section", { class: "eg-hand" });
-      sec.appendChild(h("h3", { class: "eg-h" }, [L.yourHand + " ", seatTag(viewer, false)]));
+      const sec = h("section", { class: "eg-hand", "data-anim-frame": "hand" });
+      sec.appendChild(h("h3", { class: "eg-h" }, [L.yourHand + " ", seatTag(viewer, false), helpLink(kit, "power-cards", L.yourHand)]));
       const row = h("div", { class: "eg-powers" });
       const inHand = new Set(mine.hand);
       const back = new Set(mine.taken_back || []);
@@ -614,6 +673,7 @@
           h("span", { class: "eg-power-c", text: "▪" + POWER_CAB[val] })
         ]);
         if (lastActor === viewer && ((lastKind === "power" || lastKind === "take_back") && lastParts[1] === String(val))) el.classList.add("last");
+        if (has) el.setAttribute("data-anim", "power-" + viewer + "-" + val);
         kit.place(el, [{ kind: "power", value: val }, { kind: "take_back", value: val }], { label: L.power + " " + val });
         row.appendChild(el);
       }
@@ -643,7 +703,7 @@
     function seatPanel(p, pending) {
       const s = seats[p];
       const isViewer = p === viewer;
-      const panel = h("div", { class: "eg-seat" + (pending ? " eg-pending" : "") + (isViewer ? " eg-me" : "") + (p === lastActor ? " eg-lastactor" : ""), style: { borderColor: s.colour } });
+      const panel = h("div", { class: "eg-seat" + (pending ? " eg-pending" : "") + (isViewer ? " eg-me" : "") + (p === lastActor ? " eg-lastactor" : ""), style: { borderColor: s.colour }, "data-anim-frame": "seat-" + p });
       const head = h("div", { class: "eg-seat-head" });
       head.appendChild(h("span", { class: "eg-seat-letter", style: { background: s.colour, color: s.ink }, text: s.letter }));
       head.appendChild(h("span", { class: "eg-seat-name", text: s.name + (isViewer ? " (" + L.you + ")" : "") }));
@@ -657,8 +717,9 @@
       const stats = h("div", { class: "eg-stats" });
       const court = h("span", { class: "eg-stat eg-court" + (p === lastActor && (lastKind === "intake" || lastKind === "intake_from") ? " last" : "") }, [L.court + " ", h("strong", { text: String((pub.court || [])[p]) })]);
       if (isViewer) kit.place(court, [{ kind: "return", from: "court" }, { kind: "intake" }], { label: L.court });
+      counter(court, "court-" + p, (pub.court || [])[p], "cab-" + p);
       stats.appendChild(court);
-      stats.appendChild(h("span", { class: "eg-stat" }, [L.province + " ", h("strong", { text: String((pub.province || [])[p]) })]));
+      stats.appendChild(counter(h("span", { class: "eg-stat" }, [L.province + " ", h("strong", { text: String((pub.province || [])[p]) })]), "province-" + p, (pub.province || [])[p], "cab-" + p));
       const gr = (pub.grande || [])[p];
       stats.appendChild(h("span", { class: "eg-stat" }, [L.grande + ": ", h("strong", { text: gr >= 0 ? areaName(gr) : L.nothing })]));
       panel.appendChild(stats);
@@ -672,10 +733,15 @@
         const isNow = nowV > 0 && val === nowV && k === log.lastIndexOf(nowV);
         const chip = h("span", { class: "eg-chip" + (val === 0 ? " eg-chip-back" : "") + (isNow ? " eg-chip-now" : ""), title: val === 0 ? L.takenBack : (L.power + " " + val) }, [val === 0 ? "↩" : String(val)]);
         if (p === lastActor && k === log.length - 1 && (lastKind === "power" || lastKind === "take_back")) chip.classList.add("last");
+        // (a card taken back into the viewer's hand is keyed there, not in the log)
+        if (val > 0 && !(isViewer && mine && (mine.hand || []).indexOf(val) >= 0)) {
+          chip.setAttribute("data-anim", "power-" + p + "-" + val);
+          chip.setAttribute("data-anim-from", "hand-" + p);
+        }
         pw.appendChild(chip);
       });
       if (!log.length) pw.appendChild(h("span", { class: "eg-muted", text: L.nothing }));
-      pw.appendChild(h("span", { class: "eg-handsize", text: "· " + ((pub.hand_sizes || [])[p]) + " " + L.handCount }));
+      pw.appendChild(counter(h("span", { class: "eg-handsize", text: "· " + ((pub.hand_sizes || [])[p]) + " " + L.handCount }), "hand-" + p));
       panel.appendChild(pw);
 
       // Veto!, disk state

@@ -107,7 +107,7 @@
         guardian: "Schutzengel?", defend: "defends?", raid: "chooses a field to raid", hit: "chooses a character to hit",
         hand_over: "hands over a character", job_roll: "job: roll or abandon", reroll: "Gezinkte Würfel: reroll?",
         family_ties: "Familienbande?", choose_event: "chooses an event", a_draw: "draws 2 action cards?",
-        politik: "Politik: moves his plaque", spitzel_column: "Spitzel: chooses a column",
+        politik: "Politik: may change place in the turn order", spitzel_column: "Spitzel: chooses a column",
         spitzel_take: "Spitzel: takes cards back", chance_draw: "draws", chance_roll: "dice roll",
       },
       me: { 1: "ME1 attack column", 2: "ME2 job column", 3: "ME3 character columns", 4: "ME4 refill", 5: "ME5 power VP",
@@ -121,7 +121,7 @@
         EV13: "Monthly bonus doubled", EV14: "No handshake cards in attack fields", EV15: "Completed jobs: +2 money cards",
         EV16: "No discs may be placed",
       },
-      pfx: { POL: "ME11: may move his plaque", STA: "badge attacks on the holder fail", WIR: "+1 money card at ME7",
+      pfx: { POL: "ME11: may change place in the turn order", STA: "badge attacks on the holder fail", WIR: "+1 money card at ME7",
         PRE: "star attacks on the holder fail", BEV: "wins monthly-bonus ties" },
       deckNames: { A: "Action", M: "Money", C: "Character", J: "Job", E: "Event", X: "Mission" },
     },
@@ -165,7 +165,7 @@
         guardian: "Schutzengel?", defend: "wehrt ab?", raid: "wählt ein Feld für die Razzia", hit: "wählt einen Charakter (Anschlag)",
         hand_over: "gibt einen Charakter ab", job_roll: "Job: würfeln oder aufgeben", reroll: "Gezinkte Würfel: neu würfeln?",
         family_ties: "Familienbande?", choose_event: "wählt ein Ereignis", a_draw: "2 Aktionskarten ziehen?",
-        politik: "Politik: versetzt sein Täfelchen", spitzel_column: "Spitzel: wählt eine Spalte",
+        politik: "Politik: darf den Platz in der Zugreihenfolge wechseln", spitzel_column: "Spitzel: wählt eine Spalte",
         spitzel_take: "Spitzel: nimmt Karten zurück", chance_draw: "zieht", chance_roll: "Würfelwurf",
       },
       me: { 1: "ME1 Angriffsspalte", 2: "ME2 Jobspalte", 3: "ME3 Charakterspalten", 4: "ME4 Auffüllen", 5: "ME5 Macht-SP",
@@ -179,8 +179,8 @@
         EV13: "Monatsbonus verdoppelt", EV14: "Keine Handschlag-Karten in Angriffsfelder", EV15: "Erledigte Jobs: +2 Geldkarten",
         EV16: "Keine Scheiben setzen",
       },
-      pfx: { POL: "ME11: darf sein Täfelchen versetzen", STA: "Polizeimarken-Angriffe gegen ihn scheitern", WIR: "+1 Geldkarte bei ME7",
-        PRE: "Stern-Angriffe gegen ihn scheitern", BEV: "gewinnt Gleichstände beim Monatsbonus" },
+      pfx: { POL: "ME11: darf den Platz in der Zugreihenfolge wechseln", STA: "schützt vor Polizeimarken-Angriffen", WIR: "+1 Geldkarte bei ME7",
+        PRE: "schützt vor Stern-Angriffen", BEV: "gewinnt Gleichstände beim Monatsbonus" },
       deckNames: { A: "Aktion", M: "Geld", C: "Charakter", J: "Job", E: "Ereignis", X: "Auftrag" },
     },
   };
@@ -325,6 +325,27 @@
   const msg = (cx, id, params) => cx.kit.msg(id, params);
   // the legal moves (entries of kit.legal) whose action ({kind, ...}: MLAction.to_json) fits
   const sel = (cx, pred) => cx.legal.filter((m) => pred(m.action));
+  // "what does this do?": a small "?" linking an entry of the rules page (/rules/mafia-legend#anchor,
+  // rules.<lang>.md) in a new tab; always a sibling of a clickable card, never inside it
+  function help(cx, anchor, label) { return cx.kit.rulesLinkHTML ? cx.kit.rulesLinkHTML(anchor, label) : ""; }
+  function helpWrap(cx, html, anchor, label) {
+    return cx.kit.rulesLinkHTML ? `<span class="bk-helpwrap ml-helpwrap">${html}${help(cx, anchor, label)}</span>` : html;
+  }
+  function svgHelp(cx, x, y, anchor, label) {
+    if (!cx.kit.rulesHref) return "";
+    return `<a class="bk-help-svg" href="${esc(cx.kit.rulesHref(anchor))}" target="_blank" rel="noopener" data-rules="${esc(anchor)}">` +
+      `<title>${esc(label)}</title><circle cx="${r1(x)}" cy="${r1(y)}" r="6.5"/>` +
+      `<text x="${r1(x)}" y="${r1(y + 3.5)}" text-anchor="middle">?</text></a>`;
+  }
+  // the rules section of the decision under way (a turn by its step)
+  const STEP_HELP = { 1: "disc", 2: "play", 3: "job-attempt", 4: "draw-back" };
+  const KIND_HELP = {
+    family: "setup", discard: "draw-back", magnifier: "characters", audit: "card-EV08", guardian: "family-lombardo",
+    defend: "attacks", raid: "attacks", hit: "attacks", hand_over: "attacks", job_roll: "jobs", reroll: "family-santori",
+    family_ties: "family-barone", choose_event: "events", a_draw: "characters", politik: "card-POL",
+    spitzel_column: "family-rinaldi", spitzel_take: "family-rinaldi",
+  };
+
   // a clickable element's {c: extra classes, a: attributes} (kit.placeAttrs)
   function clk(cx, moves, label, pick) {
     const k = cx.kit.placeAttrs(moves || [], { label, pick });
@@ -336,6 +357,21 @@
     return { c: k.cls, a: k.attrs };
   }
   const isLast = (cx, key) => cx.lastKeys.has(key);
+  // animations (boardkit.js BoardKit.animate): a component's stable key as HTML attributes;
+  // o.n + o.pool: a stack of identical cards or discs; o.from: where a new one comes from;
+  // o.origin: a counter or deck, only a place things come from
+  function an(key, o) {
+    o = o || {};
+    return ` ${o.origin ? "data-anim-origin" : "data-anim"}="${esc(key)}"` +
+      (o.n !== undefined ? ` data-anim-n="${o.n}" data-anim-pool="${esc(o.pool)}"` : "") +
+      (o.from ? ` data-anim-from="${esc(o.from)}"` : "");
+  }
+  const discPools = (cx) => Array.from({ length: cx.n }, (_, q) => "mldisc-" + q).join(" ");
+  // a card played by the viewer comes from its hand (or screen); another seat's from its hand count
+  function playedFrom(cx, q, c, src) {
+    if (q !== cx.viewer || !c || c === "?") return { from: "mlhand-" + q };
+    return { n: 1, pool: "mlc-" + c, from: `ml-${c}|${src === "S" ? "screen" : "hand"} mlhand-${q}` };
+  }
 
   function lastTargets(v) {
     const out = new Set();
@@ -530,7 +566,7 @@
       }
     }
     if (o.ign) s += `<line x1="${r1(x + 3)}" y1="${r1(ym)}" x2="${r1(x + w - 3)}" y2="${r1(ym)}" stroke="#b00" stroke-width="1.6"/>`;
-    return `<g class="${cls}"><title>${esc(title)}</title>${s}</g>`;
+    return `<g class="${cls}"${o.anim || ""}><title>${esc(title)}</title>${s}</g>`;
   }
 
   function seatDisc(cx, x, y, r, q, extra) {
@@ -634,23 +670,24 @@
       g += sico("cross", x + w / 2 - 9, y + h / 2 - 9, 18, "rgba(255,255,255,.13)");
     } else if (x0[0] === "DISC") {
       const o = seat(cx, x0[1]);
-      g += `<circle cx="${r1(x + w / 2)}" cy="${r1(y + h / 2 - 6)}" r="15" fill="${esc(o.colour)}" stroke="#111" stroke-width="1.5"/>` +
+      g += `<g${an("mldisc-atk-" + q, { n: 1, pool: "mldisc-" + x0[1], from: "mldiscs-" + x0[1] })}>` +
+        `<circle cx="${r1(x + w / 2)}" cy="${r1(y + h / 2 - 6)}" r="15" fill="${esc(o.colour)}" stroke="#111" stroke-width="1.5"/>` +
         `<circle cx="${r1(x + w / 2)}" cy="${r1(y + h / 2 - 6)}" r="9" fill="none" stroke="${textOn(o.colour)}" stroke-opacity=".4"/>` +
-        `<text x="${r1(x + w / 2)}" y="${r1(y + h / 2 - 1)}" font-size="14" font-weight="800" text-anchor="middle" fill="${textOn(o.colour)}">${esc(o.letter)}</text>`;
+        `<text x="${r1(x + w / 2)}" y="${r1(y + h / 2 - 1)}" font-size="14" font-weight="800" text-anchor="middle" fill="${textOn(o.colour)}">${esc(o.letter)}</text></g>`;
       g += `<text x="${r1(x + w / 2)}" y="${r1(y + h - 10)}" font-size="${w > 90 ? 10 : 9}" text-anchor="middle" class="ml-sub-l">${esc(fit(w > 110 ? L.protectDisc : L.protectShort, w - 8, w > 90 ? 10 : 9))}</text>`;
       title += " · " + L.protectDisc;
     } else {
       const [card, attacker, up, timing, defence] = x0;
       const pub = !!x0[5];
       const own = attacker === cx.viewer;
-      g += svgStrip(cx, x + pad, y + pad + 2, sw, sh, card, { pub: pub || up, own, last: false });
+      g += svgStrip(cx, x + pad, y + pad + 2, sw, sh, card, { pub: pub || up, own, last: false, anim: an("mlatk-" + q, playedFrom(cx, attacker, card, "H")) });
       const a = seat(cx, attacker);
       const ly = y + pad + sh + 15;
       g += `<text x="${r1(x + pad)}" y="${r1(ly)}" font-size="10" class="ml-sub-l">←</text>`;
       g += seatDisc(cx, x + pad + 17, ly - 3.5, 7, attacker);
       const tl = up ? (timing === "now" ? L.resolveNow : L.resolveME) : pub ? L.revealed : L.faceDown;
       g += `<text x="${r1(x + pad + 28)}" y="${r1(ly)}" font-size="${w > 90 ? 10 : 9}" class="ml-sub-l">${esc(fit((up || pub ? "▲ " : "▼ ") + tl, w - pad - 30, w > 90 ? 10 : 9))}</text>`;
-      if (defence) g += svgStrip(cx, x + pad, ly + 6, sw, sh - 2, defence, { pub: true });
+      if (defence) g += svgStrip(cx, x + pad, ly + 6, sw, sh - 2, defence, { pub: true, anim: an("mldef-" + q, playedFrom(cx, q, defence, "H")) });
       title += ` · ${L.attacker}: ${a.name} · ${up ? L.faceUp : pub ? L.revealed : L.faceDown}${up ? " · " + tl : ""}${defence ? " · " + L.defence + ": " + cardName(defence) : ""}`;
     }
     return `<g class="${cls}"${k.a}><title>${esc(title)}</title>${g}</g>`;
@@ -675,7 +712,7 @@
     cards.forEach((sl, i) => {
       const [card, src, ign, pub] = sl;
       g += svgStrip(cx, x + pad, y + pad + 1 + i * (sh + 2), w - 2 * pad, sh, card,
-        { src, ign, pub, own: q === cx.viewer, last: lastField && i === cards.length - 1 });
+        { src, ign, pub, own: q === cx.viewer, last: lastField && i === cards.length - 1, anim: an(`mlf-${q}-${f}-${i}`, playedFrom(cx, q, card, src)) });
     });
     const title = `${fl} · ${s.name}${closed ? " · " + L.closed : ""}${cards.length ? " · " + cards.length + " " + L.cardsFace : ""}`;
     return `<g class="${cls}"${k.a}><title>${esc(title)}</title>${g}</g>`;
@@ -762,7 +799,8 @@
         `<text x="${r1(rx - ifs * 1.1)}" y="${r1(gy - ifs * 0.05)}" font-size="${r1(ifs * 0.78)}" font-weight="800" text-anchor="middle" fill="#fff">${esc(h0.c)}</text>`;
     }
     let cls = "ml-rowcard" + k.c;
-    return `<g class="${cls}"${k.a}><title>${esc(cardTitle(cx, c))}</title>${g}</g>`;
+    return `<g class="${cls}"${k.a}${an("mlchar-" + c)}><title>${esc(cardTitle(cx, c))}</title>${g}</g>` +
+      svgHelp(cx, x1 + w1 - 10, y1 + h1 - 10, "card-" + c, cardName(c));
   }
 
   function svgJobCard(cx, x, y, w, h) {
@@ -821,7 +859,8 @@
       const dfs = fitFont("✔ " + L.doneMonth, w1 - 8, portrait ? 10 : 9, 7);
       g += `<text x="${r1(x1 + w1 / 2)}" y="${r1(y1 + h1 - 5)}" font-size="${dfs}" text-anchor="middle" class="ml-done">✔ ${esc(L.doneMonth)}</text>`;
     }
-    return `<g class="${cls}"${k.a}><title>${esc(cardTitle(cx, v.job))}${v.job_done_month ? " · " + esc(L.doneMonth) : ""}</title>${g}</g>`;
+    return `<g class="${cls}"${k.a}${an("mljob-" + v.job)}><title>${esc(cardTitle(cx, v.job))}${v.job_done_month ? " · " + esc(L.doneMonth) : ""}</title>${g}</g>` +
+      svgHelp(cx, x1 + w1 - 10, y1 + h1 - 10, "card-" + v.job, cardName(v.job));
   }
 
   function svgPowers(cx, x, y, w, h) {
@@ -844,7 +883,7 @@
       const lfs = compact ? fitFont(`≥${p.th} · +${p.vp} ${L.vp}`, cw - 27, 9.5, 8) : 11;
       g += `<text x="${r1(px + 5)}" y="${r1(y + h - (compact ? 8 : 10))}" font-size="${lfs}" fill="#fff" opacity=".9">≥${p.th} · +${p.vp} ${esc(L.vp)}</text>`;
       const hy = compact ? y + h - 12 : y + h / 2;
-      if (holder >= 0) g += seatDisc(cx, px + cw - (compact ? 11 : 20), hy, compact ? 8.5 : 13, holder);
+      if (holder >= 0) g += `<g${an("mlpow-" + p.id + "-" + holder)}>` + seatDisc(cx, px + cw - (compact ? 11 : 20), hy, compact ? 8.5 : 13, holder) + "</g>";
       else g += `<circle cx="${r1(px + cw - (compact ? 11 : 20))}" cy="${r1(hy)}" r="${compact ? 8 : 12}" fill="none" stroke="#fff" stroke-opacity=".5" stroke-dasharray="3 2"/>`;
       g += "</g>";
     });
@@ -877,7 +916,7 @@
     for (let i = 0; i < cap; i++) {
       const dx = x + w - 14 - i * (compact ? 14 : 18);
       g += i < v.ashtray
-        ? `<circle cx="${r1(dx)}" cy="${r1(ay + ah / 2)}" r="${compact ? 5.5 : 7}" fill="#d9c38a" stroke="#111"/>`
+        ? `<circle cx="${r1(dx)}" cy="${r1(ay + ah / 2)}" r="${compact ? 5.5 : 7}" fill="#d9c38a" stroke="#111"${an("mlash-" + i, { n: 1, pool: discPools(cx) })}/>`
         : `<circle cx="${r1(dx)}" cy="${r1(ay + ah / 2)}" r="${compact ? 5.5 : 7}" fill="none" stroke="#cfc6b3" stroke-dasharray="2 2"/>`;
     }
     g += "</g>";
@@ -890,7 +929,8 @@
     return `<g class="${cls}"${k.a}><title>${esc(label)}</title>` +
       `<rect x="${r1(x + 3)}" y="${r1(y + 3)}" width="${r1(w - 6)}" height="${r1(h - 6)}" rx="6" class="ml-colhead-bg"/>` +
       sico(icon, x + w / 2 - 11, y + h / 2 - 20, 22, "#e8d9b0") +
-      `<text x="${r1(x + w / 2)}" y="${r1(y + h / 2 + 16)}" font-size="${w > 100 ? 13 : 10.5}" font-weight="700" text-anchor="middle" class="ml-corner-t">${esc(fit(label, w - 8, w > 100 ? 13 : 10.5))}</text></g>`;
+      `<text x="${r1(x + w / 2)}" y="${r1(y + h / 2 + 16)}" font-size="${w > 100 ? 13 : 10.5}" font-weight="700" text-anchor="middle" class="ml-corner-t">${esc(fit(label, w - 8, w > 100 ? 13 : 10.5))}</text></g>` +
+      svgHelp(cx, x + w - 12, y + 13, "attacks", label);
   }
 
   function boardSVG(cx) {
@@ -951,7 +991,7 @@
       s += svgJobCard(cx, 0, rowsY[1], lw, rh);
       for (let k = 1; k <= 4; k++) s += svgCharCard(cx, 0, rowsY[1 + k], lw, rh, (v.row || [])[k - 1], k);
     }
-    return `<svg class="ml-svg" viewBox="0 0 ${W} ${r1(H)}" width="100%" role="group" aria-label="${esc(L.order)}" xmlns="http://www.w3.org/2000/svg">${s}</svg>`;
+    return `<svg class="ml-svg" data-anim-frame="board" viewBox="0 0 ${W} ${r1(H)}" width="100%" role="group" aria-label="${esc(L.order)}" xmlns="http://www.w3.org/2000/svg">${s}</svg>`;
   }
 
   // ------------------------------------------------------------------ HTML pieces
@@ -987,13 +1027,14 @@
     }
     const cnt = count > 1 ? `<span class="ml-count">×${count}</span>` : "";
     const lastCls = extraCls || "";
-    return `<div class="ml-card ml-k-${kind}${k.c}${lastCls ? " " + lastCls : ""}"${k.a} title="${esc(cardTitle(cx, c))}">${inner}${cnt}</div>`;
+    const keyAttrs = selKey ? an("ml-" + selKey, { n: count, pool: "mlc-" + c, from: kind === "money" ? "mldeck-M" : "mldeck-A" }) : "";
+    return `<div class="ml-card ml-k-${kind}${k.c}${lastCls ? " " + lastCls : ""}"${k.a}${keyAttrs} title="${esc(cardTitle(cx, c))}">${inner}${cnt}</div>`;
   }
   function charChip(cx, c, q) {
     const h = CHR[c] || { n: c, c: "PRE", inf: 0 };
     const moves = q == null ? [] : movesChar(cx, q, c);
     const k = clk(cx, moves, cardName(c));
-    return `<span class="ml-char${k.c}${isLast(cx, "char:" + c) ? " last" : ""}" style="--pc:${PCOL[h.c] || "#555"}"${k.a} title="${esc(cardTitle(cx, c))}">` +
+    return `<span class="ml-char${k.c}${isLast(cx, "char:" + c) ? " last" : ""}" style="--pc:${PCOL[h.c] || "#555"}"${k.a}${an("mlchar-" + c)} title="${esc(cardTitle(cx, c))}">` +
       `<b>${esc(c)}</b> ${esc(h.n)} <i>${h.inf}</i></span>`;
   }
 
@@ -1029,9 +1070,12 @@
     } else if (kind === "discards") what = L.pend[dec.reason] || L.pend.discards;
     else if (kind === "chance_draw") what = `${L.pend.chance_draw} (${L.deckNames[dec.deck] || dec.deck})`;
     else if (kind) what = L.pend[kind] || kind;
+    const helpAt = kind === "turn" ? STEP_HELP[v.step] : KIND_HELP[kind] || (dec.month_end_step ? "month-end" : null);
+    if (what && helpAt) what = { text: what, help: help(cx, helpAt, what) };
+    const whatHTML = (w) => (typeof w === "string" ? esc(w) : esc(w.text) + " " + w.help);
     const actors = [...cx.toAct];
-    if (actors.length) bits.push(actors.map((q) => seatChip(cx, q, true)).join(" ") + (what ? ` <span class="ml-sep">—</span> <span class="ml-what">${esc(what)}</span>` : ""));
-    else if (what) bits.push(`<span class="ml-what">${esc(what)}</span>`);
+    if (actors.length) bits.push(actors.map((q) => seatChip(cx, q, true)).join(" ") + (what ? ` <span class="ml-sep">—</span> <span class="ml-what">${whatHTML(what)}</span>` : ""));
+    else if (what) bits.push(`<span class="ml-what">${whatHTML(what)}</span>`);
     // month-end stage
     const cur = dec.month_end_step;
     if (cur) {
@@ -1070,9 +1114,9 @@
       const moves = sel(cx, (a) => a.kind === "family" && a.family === f);
       const fam = FAM[f];
       const k = clk(cx, moves, fam.n);
-      return `<div class="ml-famtile${k.c}${owner >= 0 ? " ml-taken" : ""}"${k.a} style="--fc:${fam.col};--ft:${textOn(fam.col)}">` +
+      return helpWrap(cx, `<div class="ml-famtile${k.c}${owner >= 0 ? " ml-taken" : ""}"${k.a} style="--fc:${fam.col};--ft:${textOn(fam.col)}">` +
         `<span class="ml-crest">${esc(fam.n[0])}</span><b>${esc(fam.n)}</b><span class="ml-muted">${esc(fam.ab)}</span>` +
-        (owner >= 0 ? `<span>${seatChip(cx, owner)} ${esc(L.taken)}</span>` : "") + "</div>";
+        (owner >= 0 ? `<span>${seatChip(cx, owner)} ${esc(L.taken)}</span>` : "") + "</div>", "family-" + f, fam.n);
     }).join("");
     return `<section class="ml-panel"><h3>${esc(L.pickFamily)}</h3><div class="ml-famtiles">${tiles}</div></section>`;
   }
@@ -1083,19 +1127,19 @@
     if (cx.viewer == null || v.hand_actions == null) {
       return `<section class="ml-panel ml-hand"><h3>${esc(L.spectator)}</h3></section>`;
     }
-    const acts = (v.hand_actions || []).map(([c, k]) => cardHTML(cx, c, k, movesHandCard(cx, c), "", `${L.hand}: ${cardName(c)}`, c + "|hand")).join("");
+    const acts = (v.hand_actions || []).map(([c, k]) => helpWrap(cx, cardHTML(cx, c, k, movesHandCard(cx, c), "", `${L.hand}: ${cardName(c)}`, c + "|hand"), "card-" + c, cardName(c))).join("");
     const hm = (v.hand_money || []).map(([c, k]) => cardHTML(cx, c, k, movesHandMoney(cx, c), "", `${L.hand}: $${MONEY[c]}`, c + "|hand")).join("");
     const sc = (v.screen || []).map(([c, k]) => cardHTML(cx, c, k, movesScreenMoney(cx, c), "", `${L.screen}: $${MONEY[c]}`, c + "|screen")).join("");
     let extra = "";
-    if (v.mission) extra += `<div class="ml-mission">${esc(L.mission)}: <b>${esc(cardName(v.mission))}</b></div>`;
+    if (v.mission) extra += `<div class="ml-mission">${esc(L.mission)}: <b>${esc(cardName(v.mission))}</b> ${help(cx, "card-" + v.mission, cardName(v.mission))}</div>`;
     if (v.my_discards && v.my_discards.length) {
       extra += `<div class="ml-aside">${esc(L.setAside)}: ${expand(v.my_discards).map((c) => esc(cardName(c))).join(", ")}</div>`;
     }
     const me = cx.viewer;
-    return `<section class="ml-panel ml-hand" aria-label="${esc(L.yourHand)}">` +
+    return `<section class="ml-panel ml-hand" data-anim-frame="hand" aria-label="${esc(L.yourHand)}">` +
       `<h3>${seatChip(cx, me)} ${esc(L.yourHand)} <span class="ml-muted">(${total(v.hand_actions)})</span></h3>` +
       `<div class="ml-cards">${acts || '<span class="ml-muted">—</span>'}</div>` +
-      `<div class="ml-money-row"><div><h4>${ico("cards")} ${esc(L.moneyHand)} <span class="ml-muted">$${moneySum(v.hand_money)}</span></h4><div class="ml-cards ml-small">${hm || '<span class="ml-muted">—</span>'}</div></div>` +
+      `<div class="ml-money-row"><div><h4>${ico("cards")} ${esc(L.moneyHand)} <span class="ml-muted">$${moneySum(v.hand_money)}</span> ${help(cx, "money-move", L.moneyHand)}</h4><div class="ml-cards ml-small">${hm || '<span class="ml-muted">—</span>'}</div></div>` +
       `<div><h4>${ico("screen")} ${esc(L.behindScreen)} <span class="ml-muted">$${moneySum(v.screen)}</span></h4><div class="ml-cards ml-small">${sc || '<span class="ml-muted">—</span>'}</div></div></div>` +
       extra + "</section>";
   }
@@ -1117,12 +1161,13 @@
       for (const c of (v.chars || [])[q] || []) { const h = CHR[c]; if (h) infl[h.c] = (infl[h.c] || 0) + h.inf; }
       const inflHTML = POWERS.filter((p) => infl[p.id]).map((p) => `<span class="ml-infl" style="--pc:${PCOL[p.id]}" title="${esc(p.n)}">${p.id} ${infl[p.id]}</span>`).join("");
       const powers = POWERS.filter((p, i) => (v.powers || [])[i] === q).map((p) => `<span class="ml-pw" style="--pc:${PCOL[p.id]}">${esc(p.n)}</span>`).join("");
-      const jobs = ((v.jobs_done || [])[q] || []).map((j) => `<span class="ml-jobchip" title="${esc(cardTitle(cx, j))}">${esc(j)} ${esc(JOB[j] ? JOB[j].n : "")}</span>`).join("");
+      // (a job done this month is still the row's job card: its chip takes the key when it leaves the row)
+      const jobs = ((v.jobs_done || [])[q] || []).map((j) => `<span class="ml-jobchip"${j === v.job ? "" : an("mljob-" + j)} title="${esc(cardTitle(cx, j))}">${esc(j)} ${esc(JOB[j] ? JOB[j].n : "")}</span>`).join("");
       const sets = ((v.sets || [])[q] || []).map((x) => `<span class="ml-setchip">${ico("gift")} ${esc(x)}</span>`).join("");
       const stats = [];
-      stats.push(`<span class="ml-stat" title="${esc(L.hand)}">${ico("cards")} ${v.hand_sizes[q]}</span>`);
-      stats.push(`<span class="ml-stat" title="${esc(L.screen)}">${ico("screen")} ${v.screen_sizes[q]}</span>`);
-      stats.push(`<span class="ml-stat ml-discs${dk.c}"${dk.a} title="${esc(L.discs)}">${discs || "0"}<span class="ml-sr">${esc(L.discs)} ${v.discs[q]}</span></span>`);
+      stats.push(`<span class="ml-stat"${an("mlhand-" + q, { origin: true, n: v.hand_sizes[q], pool: "mlcards-" + q })} title="${esc(L.hand)}">${ico("cards")} ${v.hand_sizes[q]}</span>`);
+      stats.push(`<span class="ml-stat"${an("mlscreen-" + q, { origin: true, n: v.screen_sizes[q], pool: "mlcards-" + q })} title="${esc(L.screen)}">${ico("screen")} ${v.screen_sizes[q]}</span>`);
+      stats.push(`<span class="ml-stat ml-discs${dk.c}"${dk.a}${an("mldiscs-" + q, { origin: true, n: v.discs[q], pool: "mldisc-" + q })} title="${esc(L.discs)}">${discs || "0"}<span class="ml-sr">${esc(L.discs)} ${v.discs[q]}</span></span>`);
       if (v.sitout && v.sitout[q]) stats.push(`<span class="ml-stat ml-warn">${ico("clamp")} ${esc(L.sitsOut)} ${v.sitout[q]}</span>`);
       if (v.acquired && v.acquired[q]) stats.push(`<span class="ml-stat">+${v.acquired[q]} ${esc(L.acquired)}</span>`);
       if (v.secret_discards && v.secret_discards[q]) stats.push(`<span class="ml-stat ml-warn">${v.secret_discards[q]} ${esc(L.setAside)}</span>`);
@@ -1145,8 +1190,8 @@
       if (cx.toAct.has(q)) cls += " ml-active";
       if (q === cx.viewer) cls += " ml-me";
       if (win) cls += " ml-win";
-      return `<div class="${cls}" style="--sc:${esc(s.colour)}">` +
-        `<div class="ml-sp-head"><span class="ml-pos">${pos + 1}.</span>${seatChip(cx, q, true)}${q === cx.viewer ? ` <span class="ml-muted">(${esc(L.you)})</span>` : ""} ${famChip(fam)}` +
+      return `<div class="${cls}" style="--sc:${esc(s.colour)}" data-anim-frame="seat-${q}">` +
+        `<div class="ml-sp-head"><span class="ml-pos">${pos + 1}.</span>${seatChip(cx, q, true)}${q === cx.viewer ? ` <span class="ml-muted">(${esc(L.you)})</span>` : ""} ${famChip(fam)}${FAM[fam] ? help(cx, "family-" + fam, FAM[fam].n) : ""}` +
         `${cx.toAct.has(q) ? ` <span class="ml-toact">${ico("play")} ${esc(L.toAct)}</span>` : ""}${win ? ` <span class="ml-toact">${ico("trophy")}</span>` : ""}</div>` +
         `<div class="ml-vp"><div class="ml-vpbar"><i style="width:${pct}%"></i></div><b>${v.vp[q]}</b><span class="ml-muted">/${goal} ${esc(L.vp)}</span></div>` +
         `<div class="ml-row ml-stats">${stats.join("")}</div>` +
@@ -1160,10 +1205,14 @@
   }
 
   function eventCard(cx, e, moves, extra) {
+    const html = eventCardHTML(cx, e, moves, extra);
+    return e && e !== "?" ? helpWrap(cx, html, "card-" + e, cardName(e)) : html;
+  }
+  function eventCardHTML(cx, e, moves, extra) {
     const L = cx.L;
     const known = e && e !== "?";
     const k = clk(cx, moves || [], known ? cardName(e) : "?");
-    return `<div class="ml-event${known ? "" : " ml-unknown"}${k.c}${known && isLast(cx, "event:" + e) ? " last" : ""}${extra ? " " + extra : ""}"${k.a}>` +
+    return `<div class="ml-event${known ? "" : " ml-unknown"}${k.c}${known && isLast(cx, "event:" + e) ? " last" : ""}${extra ? " " + extra : ""}"${k.a}${known ? an("mlev-" + e) : ""}>` +
       (known ? `<b>${esc(e)} ${esc(EVENTS[e] || "")}</b><span>${esc(L.evfx[e] || "")}</span>` : "<b>?</b>") + "</div>";
   }
 
@@ -1179,7 +1228,7 @@
         ev += `<div class="ml-evcol ml-choose"><h4>${esc(L.chooseEvent)}</h4>${v.event_choice.map((e) => eventCard(cx, e, sel(cx, (a) => a.kind === "choose_event" && a.card === e))).join("")}</div>`;
       }
       let foot = "";
-      if ((v.events_out || []).length) foot += `<div class="ml-row ml-small"><span class="ml-lbl">${esc(L.eventsOut)}:</span> ${v.events_out.map((e) => `<span class="ml-chip" title="${esc(cardTitle(cx, e))}">${esc(e)} ${esc(EVENTS[e] || "")}</span>`).join("")}</div>`;
+      if ((v.events_out || []).length) foot += `<div class="ml-row ml-small"><span class="ml-lbl">${esc(L.eventsOut)}:</span> ${v.events_out.map((e) => `<span class="ml-chip"${an("mlev-" + e)} title="${esc(cardTitle(cx, e))}">${esc(e)} ${esc(EVENTS[e] || "")}</span>`).join("")}</div>`;
       if ((v.event_bottom || []).length) foot += `<div class="ml-row ml-small"><span class="ml-lbl">${esc(L.eventBottom)}:</span> ${v.event_bottom.map((e) => `<span class="ml-chip">${esc(e === "?" ? "?" : cardName(e))}</span>`).join("")}</div>`;
       parts.push(`<section class="ml-panel ml-events"><h3>${esc(L.events)}</h3><div class="ml-evrow">${ev}</div>${foot}</section>`);
     }
@@ -1200,13 +1249,13 @@
     const aMoves = sel(cx, (a) => a.kind === "a_draw");
     const decks = (v.deck_sizes || []).filter(([d, k]) => d !== "E" || v.variant === "advanced").filter(([d, k]) => d !== "X" || v.missions).map(([d, k]) => {
       const kk = d === "A" ? clk(cx, aMoves, `${L.deckNames[d]}: ${k}`) : { c: "", a: "" };
-      return `<span class="ml-deck ml-deck-${d}${kk.c}${isLast(cx, "deck:" + d) ? " last" : ""}"${kk.a} title="${esc(L.deckNames[d] || d)}"><b>${k}</b><span>${esc(L.deckNames[d] || d)}</span></span>`;
+      return `<span class="ml-deck ml-deck-${d}${kk.c}${isLast(cx, "deck:" + d) ? " last" : ""}"${kk.a}${an("mldeck-" + d, { origin: true })} title="${esc(L.deckNames[d] || d)}"><b>${k}</b><span>${esc(L.deckNames[d] || d)}</span></span>`;
     }).join("");
     const dA = total(v.disc_a), dM = total(v.disc_m);
     let discs = `<span class="ml-deck ml-disc-pile"><b>${dA}</b><span>${esc(L.deckNames.A)}</span></span><span class="ml-deck ml-disc-pile"><b>${dM}</b><span>${esc(L.deckNames.M)}</span></span>`;
     let extra = "";
     if ((v.disc_c || []).length) extra += `<div class="ml-row ml-small"><span class="ml-lbl">${esc(L.charDiscard)}:</span> ${expand(v.disc_c).map((c) => charChip(cx, c, null)).join("")}</div>`;
-    if ((v.job_bottom || []).length) extra += `<div class="ml-row ml-small"><span class="ml-lbl">${esc(L.jobBottom)}:</span> ${v.job_bottom.map((j) => `<span class="ml-jobchip" title="${esc(cardTitle(cx, j))}">${esc(j)} ${esc(JOB[j] ? JOB[j].n : "")}</span>`).join("")}</div>`;
+    if ((v.job_bottom || []).length) extra += `<div class="ml-row ml-small"><span class="ml-lbl">${esc(L.jobBottom)}:</span> ${v.job_bottom.map((j) => `<span class="ml-jobchip"${an("mljob-" + j)} title="${esc(cardTitle(cx, j))}">${esc(j)} ${esc(JOB[j] ? JOB[j].n : "")}</span>`).join("")}</div>`;
     if (v.star) extra += `<div class="ml-row ml-small">${ico("star")} ${esc(L.star)}</div>`;
     parts.push(`<section class="ml-panel ml-decks"><div class="ml-deckrow"><div><h4>${esc(L.decks)}</h4><div class="ml-row">${decks}</div></div>` +
       `<div><h4>${esc(L.discards)}</h4><div class="ml-row">${discs}</div></div></div>${extra}</section>`);
