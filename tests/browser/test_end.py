@@ -129,6 +129,10 @@ def test_the_end_screen_explains_the_scores(browser: Any, server: str, game: str
         assert b["x"] >= 0 and b["x"] + b["width"] <= 390, (part, b)
     phone.locator("#end").scroll_into_view_if_needed()
     phone.screenshot(path=str(SHOTS / f"end-{game}-phone.png"), full_page=True)
+    # the replay opens from the end screen, at the start (no scrolling down to its box)
+    phone.click("#end #end-replay")
+    phone.wait_for_selector('#replay[data-at="0"]', timeout=WAIT)
+    assert phone.locator("#app").is_hidden()
     assert not errors, errors
     phone.context.close()
     page.context.close()

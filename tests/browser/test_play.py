@@ -6,6 +6,7 @@ Screenshots of each table go to build/screenshots/.
 from __future__ import annotations
 
 import contextlib
+import re
 from random import Random
 from typing import Any
 
@@ -44,11 +45,25 @@ def wait_changed(page: Any, version: str | None) -> None:
         arg=version or "", timeout=WAIT)
 
 
+RAW = re.compile(r"\b[a-z]{2,}\.[a-z_.]+\(|\b[a-z]+_[a-z_]+\b|\{[a-z_:]+")
+"""What an identifier looks like on a page: an unrendered message (``ml.fam.moretti()``), a
+snake_case engine name (``ashtray_money``) or a template placeholder (``{seat}``)."""
+
+
+def assert_no_identifiers(page: Any) -> None:
+    """The table as a person reads it (board, seats, moves, log) names no engine identifier."""
+    text = page.evaluate("() => document.querySelector('#app')?.innerText || ''")
+    assert not RAW.findall(text), RAW.findall(text)
+
+
 def play_to_end(page: Any, rng: Random, shot: str, *, max_steps: int = 4000) -> int:
-    """Click legal moves (on the board or in the move list) until the end screen shows."""
+    """Click legal moves (on the board or in the move list) until the end screen shows; every
+    few moves the page is checked for identifiers."""
     steps = 0
     for steps in range(max_steps):
         page.wait_for_selector("#end, .moves button.move, #handover-go", timeout=WAIT)
+        if steps % 5 == 0:
+            assert_no_identifiers(page)
         if page.locator("#end").count():
             break
         if page.locator("#handover-go").count():
@@ -72,6 +87,7 @@ def play_to_end(page: Any, rng: Random, shot: str, *, max_steps: int = 4000) -> 
         moves.nth(rng.randrange(n)).click()
         wait_changed(page, version)
     page.wait_for_selector("#end", timeout=WAIT)
+    assert_no_identifiers(page)
     page.screenshot(path=str(SHOTS / f"{shot}-end.png"), full_page=True)
     return steps
 

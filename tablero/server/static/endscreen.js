@@ -234,6 +234,10 @@
     const tools = el("div", { class: "end-tools" },
       el("a", { id: "end-record", href: "/api/games/" + encodeURIComponent(ctx.id) + "/record",
         download: "tablero-" + ctx.id + ".json" }, t("end.download")),
+      window.Tablero.replay ? el("button", {  // the replay from the start, as this seat saw it
+        id: "end-replay", type: "button",
+        onclick: () => window.Tablero.replay.open(0, p.viewer === null ? undefined : p.viewer),
+      }, t("end.replay")) : null,
       ctx.data.tokens && ctx.data.tokens.length && ctx.rematch
         ? el("button", { id: "rematch", type: "button", class: "primary", onclick: () => ctx.rematch() }, t("end.again"))
         : null);

@@ -182,6 +182,7 @@
       log: currentLines(), clocks: {}, thinking: null, thought: {},
     };
     R.side.replaceChildren(...[seatStrip(payload), movesThen(d), logBox()].filter(Boolean));
+    const motion = BoardKit.animate && BoardKit.animate.before(R.board);  // pieces glide as at the table
     R.board.replaceChildren();
     const presenter = (window.TableroBoards || {})[ctx.gameId];
     try {
@@ -193,6 +194,7 @@
       });
       if (presenter) presenter.render(R.board, payload, kit);
       else R.board.append(el("pre", {}, JSON.stringify(d.view, null, 1)));
+      if (BoardKit.animate) BoardKit.animate.after(R.board, motion, "replay:" + seatParam(d.viewer), d.at);
     } catch (e) {
       R.board.append(el("p", { class: "error" }, "board: " + e.message));
       console.error(e);

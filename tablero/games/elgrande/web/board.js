@@ -35,7 +35,7 @@
       phase: "Phase", toAct: "to act", waiting: "Waiting for", last: "Last move",
       offer: "Action cards", taken: "taken", kingCard: "King's card", nothing: "—",
       current: "In play", court: "Court", province: "Province", grande: "Grande",
-      score: "Points", played: "Played", now: "this round", hand: "Hand", handCount: "in hand",
+      score: "Points", point: "Point", played: "Played", now: "this round", hand: "Hand", handCount: "in hand",
       yourHand: "Your power cards", veto: "Veto!", diskSet: "disk set", diskWait: "disk not set",
       yourDisk: "your disk", order: "Turn order", castillo: "Castillo", hidden: "hidden",
       cabs: "caballeros", offBoard: "off the board", tile: "scoreboard", king: "King",
@@ -65,7 +65,7 @@
       phase: "Phase", toAct: "am Zug", waiting: "Am Zug", last: "Letzter Zug",
       offer: "Aktionskarten", taken: "genommen", kingCard: "Königskarte", nothing: "—",
       current: "Im Spiel", court: "Hof", province: "Provinz", grande: "Grande",
-      score: "Punkte", played: "Gespielt", now: "diese Runde", hand: "Hand", handCount: "auf der Hand",
+      score: "Punkte", point: "Punkt", played: "Gespielt", now: "diese Runde", hand: "Hand", handCount: "auf der Hand",
       yourHand: "Deine Machtkarten", veto: "Veto!", diskSet: "Drehscheibe gestellt",
       diskWait: "Drehscheibe offen", yourDisk: "deine Drehscheibe", order: "Zugreihenfolge",
       castillo: "Castillo", hidden: "verdeckt", cabs: "Caballeros", offBoard: "neben dem Plan",
@@ -711,7 +711,8 @@
         head.appendChild(h("span", { class: "eg-badge eg-badge-act" }, ["▶ " + L.toAct, s.thinking ? kit.dots() : null]));
       }
       if (pub.ranks && pub.ranks[p]) head.appendChild(h("span", { class: "eg-badge eg-badge-rank" + (pub.ranks[p] === 1 ? " eg-win" : ""), text: (pub.ranks[p] === 1 ? "★ " : "") + pub.ranks[p] + ". " + L.rank }));
-      head.appendChild(h("span", { class: "eg-score", title: L.score }, [h("strong", { text: String((pub.scores || [])[p] || 0) }), " " + L.score]));
+      const pts = (pub.scores || [])[p] || 0;
+      head.appendChild(h("span", { class: "eg-score", title: L.score }, [h("strong", { text: String(pts) }), " " + (pts === 1 ? L.point : L.score)]));
       panel.appendChild(head);
 
       const stats = h("div", { class: "eg-stats" });
