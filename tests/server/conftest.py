@@ -10,12 +10,15 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
+from tablero.server.app import create_app
 from tablero.server.store import metadata
 
 
@@ -92,3 +95,18 @@ def recv(ws: Any) -> dict[str, Any]:
 def hello(ws: Any, tokens: list[str], admin: str | None = None, lang: str = "en") -> dict[str, Any]:
     ws.send_text(json.dumps({"type": "hello", "tokens": tokens, "admin": admin, "lang": lang}))
     return recv(ws)
+
+
+@contextmanager
+def client(url: str, clock: FakeClock | None = None, **app: Any) -> Iterator[TestClient]:
+    """The app on ``url`` with no bot delay and a fake clock (``app``: more create_app arguments)."""
+    with TestClient(create_app(url, bot_delay=0, clock=clock or FakeClock(), tick_seconds=0.02, **app)) as c:
+        yield c
+
+
+def create(c: TestClient, game: str, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    """A new table through the API: its id, admin key, tokens and invites."""
+    r = c.post("/api/games", json={"game": game, "seats": seats, **extra})
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data

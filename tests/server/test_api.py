@@ -3,34 +3,16 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
 from tablero.core.match import replay
 from tablero.core.record import GameRecord
 from tablero.registry import GAMES
-from tablero.server.app import create_app
 from tablero.server.service import GameService
 
-from .conftest import FakeClock, hello, recv
-
-
-@contextmanager
-def client(url: str, clock: FakeClock | None = None) -> Iterator[TestClient]:
-    app = create_app(url, bot_delay=0, clock=clock or FakeClock(), tick_seconds=0.02)
-    with TestClient(app) as c:
-        yield c
-
-
-def create(c: TestClient, game: str, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
-    r = c.post("/api/games", json={"game": game, "seats": seats, **extra})
-    assert r.status_code == 200, r.text
-    data: dict[str, Any] = r.json()
-    return data
+from .conftest import FakeClock, client, create, hello, recv
 
 
 def until_turn(ws: Any, seat: int, first: dict[str, Any] | None = None) -> dict[str, Any]:

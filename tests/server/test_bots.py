@@ -26,7 +26,7 @@ from tablero.server.app import create_app
 from tablero.server.service import GameService
 from tablero.server.workers import ThinkJob, Workers
 
-from .conftest import FakeClock, hello, recv
+from .conftest import FakeClock, create, hello, recv
 
 CHEAP = "ismcts:iterations=6:depth=2"
 """A search bot that answers in milliseconds."""
@@ -81,13 +81,6 @@ def client(url: str, clock: FakeClock | None = None, workers: Workers | None = N
 def service_of(c: TestClient) -> GameService:
     service: GameService = c.app.state.service  # type: ignore[attr-defined]
     return service
-
-
-def create(c: TestClient, game: str, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
-    r = c.post("/api/games", json={"game": game, "seats": seats, **extra})
-    assert r.status_code == 200, r.text
-    data: dict[str, Any] = r.json()
-    return data
 
 
 def send(ws: Any, **msg: Any) -> None:

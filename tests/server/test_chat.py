@@ -3,34 +3,22 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from tablero.server.app import create_app
 from tablero.server.chat import HISTORY, MAX_CHARS, RATE_COUNT, RATE_SECONDS, clean, mode_of
 
-from .conftest import FakeClock, hello, recv
+from .conftest import FakeClock, client, hello, recv
+from .conftest import create as create_game
 
 TWO = [{"kind": "you", "name": "Ana"}, {"kind": "local", "name": "Bea"}]
 """Two seats with tokens on the creating device: two connections, one seat each (no claims)."""
 
 
-@contextmanager
-def client(url: str, clock: FakeClock | None = None) -> Iterator[TestClient]:
-    app = create_app(url, bot_delay=0, clock=clock or FakeClock(), tick_seconds=0.02)
-    with TestClient(app) as c:
-        yield c
-
-
 def create(c: TestClient, **extra: Any) -> dict[str, Any]:
-    r = c.post("/api/games", json={"game": "don-carlo", "seats": TWO, **extra})
-    assert r.status_code == 200, r.text
-    data: dict[str, Any] = r.json()
-    return data
+    return create_game(c, "don-carlo", TWO, **extra)
 
 
 def until(ws: Any, kind: str) -> dict[str, Any]:

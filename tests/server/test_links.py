@@ -4,31 +4,14 @@ names chosen at join, the lobby's option words and game list, the favicon."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from fastapi.testclient import TestClient
 
 from tablero.registry import GAMES
-from tablero.server.app import create_app
 from tablero.server.service import GameService
 
-from .conftest import FakeClock, hello, recv
-
-
-@contextmanager
-def client(url: str, clock: FakeClock | None = None) -> Iterator[TestClient]:
-    app = create_app(url, bot_delay=0, clock=clock or FakeClock(), tick_seconds=0.02)
-    with TestClient(app) as c:
-        yield c
-
-
-def create(c: TestClient, game: str, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
-    r = c.post("/api/games", json={"game": game, "seats": seats, **extra})
-    assert r.status_code == 200, r.text
-    data: dict[str, Any] = r.json()
-    return data
+from .conftest import FakeClock, client, create, hello, recv
 
 
 def service(c: TestClient) -> GameService:
