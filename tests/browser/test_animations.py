@@ -122,7 +122,7 @@ def test_nothing_moves_with_reduced_motion_or_the_setting_off(browser: Any, serv
     ctx = {"reduced_motion": "reduce"} if off == "reduced-motion" else {}
     page = open_seat(browser, server, el_grande(server), errors, **ctx)
     take = play_until(page, ("take ",))
-    page.click("#settings summary")
+    page.click("#settings-button")
     box = page.locator("#anim-setting")
     if off == "setting":
         assert box.is_checked(), "animations are on unless switched off"
@@ -134,7 +134,7 @@ def test_nothing_moves_with_reduced_motion_or_the_setting_off(browser: Any, serv
         assert page.locator("#anim-reduced").is_visible(), "the menu says why nothing moves"
         assert box.is_disabled() and not box.is_checked()
         page.screenshot(path=str(SHOTS / "animation-setting-reduced.png"))
-    page.click("#settings summary")
+    page.click("#settings-button")
     page.evaluate(f"BoardKit.animate.stop(); BoardKit.animate.options.duration = {LONG}")
     card = "card-" + take.get_attribute("data-action").split()[1]
     before = page.evaluate(CENTRE, card)

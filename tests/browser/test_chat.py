@@ -26,6 +26,13 @@ HIDE = """() => {
 }"""
 """The tab goes to the background (what switching tabs does to a page)."""
 
+ASK = """() => {
+  let state = "default"; window.asked = 0;
+  Object.defineProperty(Notification, "permission", { configurable: true, get: () => state });
+  Notification.requestPermission = async () => { window.asked += 1; state = "granted"; return state; };
+}"""
+"""The browser's notification permission, not asked yet; asking it counts (window.asked) and grants it."""
+
 SHOW = """() => {
   delete document.visibilityState; delete document.hidden; delete document.hasFocus;
   document.dispatchEvent(new Event("visibilitychange"));
@@ -167,7 +174,7 @@ def test_the_title_and_icon_change_when_it_becomes_your_move_in_a_hidden_tab(bro
     errors: list[str] = []
     g = create(server, [{"kind": "you", "name": "Ana"}, {"kind": "bot", "bot": "random"}], chat="off")
     page = open_table(browser, server, g, errors, (0,))
-    assert "No chat at this table" in page.inner_text("#chat")  # the alerts' menu is there all the same
+    assert "No chat at this table" in page.inner_text("#chat")  # the alerts are in the ⚙ menu all the same
     page.wait_for_selector(".moves button.move", timeout=WAIT)
     title = page.title()
     icon = "document.querySelector(\"link[rel~='icon']\").getAttribute('href')"
@@ -186,11 +193,19 @@ def test_the_title_and_icon_change_when_it_becomes_your_move_in_a_hidden_tab(bro
     page.evaluate(SHOW)
     assert page.title() == title
     assert page.evaluate(icon) == "/favicon.svg"
-    # The sound is the player's choice, kept on the device (off until switched on).
-    page.click("#alerts-summary")
+    # Sound and notification are the player's choice in the table's ⚙ menu, kept on the device (off
+    # until switched on); the browser's permission is asked only when notifications are switched on.
+    page.evaluate(ASK)
+    assert page.locator(".chat-part svg, #alerts-menu").count() == 0  # no second menu in the chat
+    page.click("#settings-button")
+    assert "Your turn alerts" in page.inner_text("#settings-alerts")
     assert not page.is_checked("#alert-sound") and not page.is_checked("#alert-notify")
     page.check("#alert-sound")
     assert page.evaluate("JSON.parse(localStorage.getItem('tablero:alerts')).sound") is True
-    page.screenshot(path=str(SHOTS / "chat-alerts-menu.png"))
+    assert page.evaluate("window.asked") == 0
+    page.check("#alert-notify")
+    page.wait_for_function("JSON.parse(localStorage.getItem('tablero:alerts')).notify === true", timeout=WAIT)
+    assert page.evaluate("window.asked") == 1
+    assert page.is_checked("#alert-notify")
     assert not errors, errors
     page.context.close()

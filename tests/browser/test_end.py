@@ -8,6 +8,7 @@ build/screenshots/end-<game>-{desktop,phone}.png.
 from __future__ import annotations
 
 import time
+from itertools import pairwise
 from random import Random
 from typing import Any
 
@@ -62,6 +63,10 @@ def _check_end(page: Any, players: int) -> None:
     assert page.locator("#end-chart > title").text_content() == "Score over time"
     assert "Final scores" in page.locator("#end-chart > desc").text_content()
     assert page.locator("#end-chart .axis-label").count() == 2
+    # the rounds' numbers on the x axis never run into each other (short last rounds crowd the axis)
+    boxes = page.evaluate("""() => [...document.querySelectorAll('#end-chart text.tick[text-anchor="middle"]')]
+        .map(t => { const r = t.getBoundingClientRect(); return [r.left, r.right]; })""")
+    assert all(a[1] <= b[0] for a, b in pairwise(boxes)), boxes
 
 
 def _groups_open_and_close(page: Any) -> None:
@@ -111,9 +116,11 @@ def test_the_end_screen_explains_the_scores(browser: Any, server: str, game: str
     _groups_open_and_close(page)
     page.screenshot(path=str(SHOTS / f"end-{game}-desktop.png"), full_page=True)
     # collapsed to one line and back
+    assert page.locator("#replay-open").count() == 0  # one Replay button: the end screen's
     page.click("#end-toggle")
     page.wait_for_selector("#end-body", state="detached", timeout=WAIT)
     assert page.locator("#end-winners").is_visible()
+    assert page.locator("#replay-open").count() == 1  # folded: the side panel's box stands in
     page.click("#end-toggle")
     page.wait_for_selector("#end-chart", timeout=WAIT)
 
@@ -151,5 +158,28 @@ def test_the_end_screen_speaks_german(browser: Any, server: str) -> None:
     assert winners.startswith("Gewonnen hat ") or winners.startswith("Gewonnen haben "), winners
     groups = page.locator("#end-sheet .grp-toggle").all_inner_texts()
     assert any("Einfluss" in g for g in groups), groups
+    assert not errors, errors
+    page.context.close()
+
+
+def test_el_grande_places_read_as_ordinals_and_lang_in_the_address_is_kept(browser: Any, server: str) -> None:
+    """The seat panels' place badges read "1st place" in English, "1. Platz" in German; a ?lang=
+    in the address chooses the language and the next page without it keeps it."""
+    errors: list[str] = []
+    page = _page(browser, errors, viewport={"width": 1280, "height": 800})
+    table = f"{server}/game/{_bots_only(server, 'el-grande', 3, {'short_game': True})}"
+    page.goto(table + "?lang=en")
+    page.wait_for_selector("#end", timeout=WAIT)
+    page.wait_for_selector(".board .eg-badge-rank", timeout=WAIT)
+    badges = page.locator(".eg-badge-rank").all_inner_texts()
+    assert all(b.lstrip("★ ").split()[0] in ("1st", "2nd", "3rd") and b.endswith("place") for b in badges), badges
+    page.goto(table + "?lang=de")
+    page.wait_for_selector("#end", timeout=WAIT)
+    page.wait_for_selector(".board .eg-badge-rank", timeout=WAIT)
+    assert all(b.lstrip("★ ").split()[0] in ("1.", "2.", "3.") and b.endswith("Platz")
+               for b in page.locator(".eg-badge-rank").all_inner_texts())
+    page.goto(server + "/")  # no ?lang=: the lobby stays German
+    page.wait_for_selector("#f-game", timeout=WAIT)
+    assert page.locator("#langs .lang.active, .langs .lang.active").first.inner_text() == "Deutsch"
     assert not errors, errors
     page.context.close()

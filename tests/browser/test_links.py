@@ -257,12 +257,21 @@ def test_the_lobby_speaks_german_options_by_their_words(browser: Any, server: st
         page.wait_for_function("t => document.querySelector('#create h2').textContent === t", arg=de["lobby.create"])
         titles = page.locator(".titles li .muted").all_inner_texts()
         assert titles == [f"{g['min_players']}–{g['max_players']} Spieler" for g in meta.values()]
+        if phone:  # "3–4 Spieler" stays on one line, never broken at the dash
+            spans = page.locator(".titles li .muted").all()
+            assert all(s.evaluate("e => e.getClientRects().length") == 1 for s in spans)
         for gid, g in meta.items():
             page.select_option("#f-game", gid)
             labels = page.locator("#create-form .opt .opt-label").all_inner_texts()
             assert labels == [o["label"] for o in g["options"]]
             kinds = page.locator("#f-kind-1 option").all_inner_texts()
             assert any(k.startswith(f"Bot: {de['bot.random']}") for k in kinds)
+        # Mafia Legend's families: chosen by the players or given in seat order, no engine names to type
+        page.select_option("#f-game", "mafia-legend")
+        families = page.locator("#opt-families option").all_inner_texts()
+        assert families[:2] == ["Alle wählen selbst", "In Sitzreihenfolge vergeben"]
+        page.locator("#create-form details").evaluate("d => { d.open = true; }")
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")  # fits a phone
         page.select_option("#f-game", "don-carlo")
         points = next(o for o in meta["don-carlo"]["options"] if o["name"] == "country_points")
         fields = page.locator(".opt-map label.opt-key span").all_inner_texts()

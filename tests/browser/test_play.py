@@ -275,3 +275,40 @@ def test_boardkit_places_play_one_move_narrow_several_and_pick(browser: Any, ser
     assert got["msg"] == "Ann greets Bot and Bot, Ann" and got["missing"] == "fb"
     assert not errors, errors
     page.context.close()
+
+
+def test_don_carlo_majority_points_and_tie_rule_from_the_lobby_reach_the_table(browser: Any, server: str) -> None:
+    """Points per country typed into the lobby form and the tie rule chosen there are the table's:
+    the country shows the chosen points (without the mark of a reconstructed value), the foot the rule."""
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.goto(server + "/?lang=en")
+    page.wait_for_selector("#f-game")
+    page.select_option("#f-game", "don-carlo")
+    page.select_option("#f-players", "3")
+    assert "Majority points" in page.inner_text('[data-option="country_points"]')
+    assert "colon" not in page.inner_text('[data-option="country_points"]'), "the help explains the form's fields"
+    # a country that is not in play with every player count says with which
+    assert "Abstrusien (4 players)" in page.inner_text('[data-option="country_points"]')
+    heights = page.eval_on_selector_all(".opt-map .opt-key > span",
+                                        "ss => ss.map(s => s.getBoundingClientRect().height)")
+    assert max(heights) < 1.5 * min(heights), "every country's label on one line"
+    page.fill("#opt-country_points-protzland", "20")
+    page.select_option("#opt-majority_tie", "none")
+    page.select_option("#f-kind-1", "bot:random")
+    page.select_option("#f-kind-2", "bot:random")
+    page.click("#f-create")
+    page.wait_for_url("**/game/**", timeout=WAIT)
+    page.wait_for_selector(".board .dc-country", timeout=WAIT)
+    protzland = page.locator(".dc-country", has=page.locator(".dc-cname", has_text="Protzland"))
+    assert protzland.locator(".dc-points-n").inner_text() == "20"
+    assert protzland.locator(".dc-r").count() == 0, "chosen points are no reconstruction"
+    egoistrien = page.locator(".dc-country", has=page.locator(".dc-cname", has_text="Egoistrien"))
+    assert egoistrien.locator(".dc-points-n").inner_text() == "3" and egoistrien.locator(".dc-r").count() == 1
+    assert page.inner_text(".dc-foot").startswith("Majority ties: nobody scores")
+    # the board's labels agree in number ("1 possible agent", "2 possible agents")
+    labels = page.eval_on_selector_all(".board [aria-label]", "ns => ns.map(n => n.getAttribute('aria-label'))")
+    counted = re.findall(r"\b(\d+) possible (agents?)\b", " ".join(labels))
+    assert counted and all((n == "1") == (word == "agent") for n, word in counted), counted
+    assert not errors, errors
+    page.context.close()

@@ -109,7 +109,7 @@ def test_a_move_that_cannot_be_taken_back_waits_for_a_confirmation(browser: Any,
     wait_version_after(page, v)
     # the setting: never ask (kept on this device)
     v = my_move(page)
-    page.click("#settings summary")
+    page.click("#settings-button")
     page.check("#confirm-never")
     page.locator(".moves button.move").first.click()
     wait_version_after(page, v)
@@ -117,7 +117,7 @@ def test_a_move_that_cannot_be_taken_back_waits_for_a_confirmation(browser: Any,
     page.reload()
     page.wait_for_selector("#settings", timeout=WAIT)
     assert page.evaluate("localStorage.getItem('tablero:confirm')") == "never"
-    page.click("#settings summary")
+    page.click("#settings-button")
     assert page.is_checked("#confirm-never")
     assert not errors, errors
     page.context.close()
@@ -136,7 +136,7 @@ def test_a_move_that_can_be_taken_back_is_played_at_once_unless_the_player_alway
     wait_version_after(page, v)
     assert page.locator("#confirm-box").count() == 0
     v = my_move(page)
-    page.click("#settings summary")
+    page.click("#settings-button")
     page.check("#confirm-always")
     page.locator(".moves button.move").first.click()
     assert page.locator("#confirm-box").is_visible() and version(page) == v
@@ -269,3 +269,79 @@ def test_on_a_phone_the_players_decision_comes_first(browser: Any, server: str, 
     page.screenshot(path=str(SHOTS / f"table-{game}-desktop.png"))
     assert not errors, errors
     page.context.close()
+
+
+def test_the_settings_menu_holds_every_setting_closes_on_escape_and_fits_a_phone(browser: Any, server: str) -> None:
+    """The ⚙ popover in the header: confirm moves, animations and the "your turn" alerts, kept on the device."""
+    errors: list[str] = []
+    g = create(server, "don-carlo", [{"kind": "you", "name": "Ana"}, {"kind": "bot", "bot": "random"}])
+    page = open_table(browser, server, g, errors)
+    my_move(page)
+    button = page.locator("#settings-button")
+    assert button.get_attribute("aria-expanded") == "false" and not page.locator("#settings-panel").is_visible()
+    button.click()
+    assert button.get_attribute("aria-expanded") == "true"
+    panel = page.locator("#settings-panel")
+    assert panel.is_visible()
+    for group in ("#settings-confirm", "#anim-setting", "#settings-alerts"):
+        assert panel.locator(group).is_visible(), group
+    assert page.evaluate("document.getElementById('settings-panel').contains(document.activeElement)")
+    page.check("#confirm-always")
+    page.uncheck("#anim-setting")
+    page.check("#alert-sound")
+    page.screenshot(path=str(SHOTS / "settings-desktop.png"))
+    page.keyboard.press("Escape")
+    assert not panel.is_visible() and button.get_attribute("aria-expanded") == "false"
+    assert page.evaluate("document.activeElement.id") == "settings-button"
+    button.click()
+    page.locator(".layout").click(position={"x": 2, "y": 2})  # a click elsewhere closes it too
+    assert not panel.is_visible()
+    page.reload()
+    my_move(page)
+    page.click("#settings-button")
+    assert page.is_checked("#confirm-always") and page.is_checked("#alert-sound")
+    assert not page.is_checked("#anim-setting")
+    assert not errors, errors
+    page.context.close()
+    page = open_table(browser, server, g, errors, **PHONE)
+    my_move(page)
+    page.click("#settings-button")
+    box = page.locator("#settings-panel").bounding_box()
+    assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390 and box["y"] + box["height"] <= 844, box
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=str(SHOTS / "settings-phone.png"))
+    assert not errors, errors
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_el_grande_region_names_do_not_run_into_each_other_on_a_phone(browser: Any, server: str, lang: str) -> None:
+    """The phone's larger map lettering: "Galicien" and "Baskenland" (the longest neighbours) stay apart."""
+    errors: list[str] = []
+    g = create(server, "el-grande", [{"kind": "you", "name": "Ana"}, {"kind": "bot", "bot": "random"}],
+               {"short_game": True})
+    page = open_table(browser, server, g, errors, seats=(), **PHONE)
+    page.goto(f"{server}/game/{g['id']}?lang={lang}")
+    page.wait_for_selector(".eg-map .eg-rname", timeout=WAIT)
+    boxes = page.eval_on_selector_all(".eg-map .eg-rname", "ts => ts.map(t => { const r = t.getBoundingClientRect();"
+                                      " return [t.textContent, r.left, r.top, r.right, r.bottom]; })")
+    assert len(boxes) == 10  # nine regions and the Castillo
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            # side by side at least 8 px apart (the lettering's light outline takes some of that)
+            apart = a[3] + 8 <= b[1] or b[3] + 8 <= a[1] or a[4] <= b[2] or b[4] <= a[2]
+            assert apart, (a, b)
+    assert not errors, errors
+    page.context.close()
+
+
+def test_el_grande_round_line_counts_rounds_once(browser: Any, server: str) -> None:
+    """The full game says "Round 1 of 9"; the short game, which leaves rounds out, says where it stands."""
+    errors: list[str] = []
+    for options, want in (({}, "Round 1 of 9"), ({"short_game": True}, "Round 2 (1 of 6, short game)")):
+        g = create(server, "el-grande", [{"kind": "you", "name": "Ana"}, {"kind": "bot", "bot": "random"}], options)
+        page = open_table(browser, server, g, errors, seats=())
+        page.wait_for_selector(".eg-roundtxt", timeout=WAIT)
+        assert page.inner_text(".eg-roundtxt") == want
+        page.context.close()
+    assert not errors, errors

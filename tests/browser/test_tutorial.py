@@ -143,6 +143,10 @@ def test_tutorial_played_through_by_clicking(browser: Any, server: str, gid: str
 
     on_board = int(board)
     for k in range(1, len(tut.steps)):
+        if tut.steps[k].id == "blocked":  # Don Carlo: the board speaks to the learner who is blocked
+            wait_step(page, k, "false")
+            note = page.inner_text(".tut-board .dc-blocknote")
+            assert note.startswith({"en": "You are blocked", "de": "Du bist blockiert"}[lang]), note
         on_board += play_step(page, tut, k, lang, gid)
         if k == SHOT_STEP[gid]:
             page.screenshot(path=str(SHOTS / f"tutorial-{gid}-desktop.png"), full_page=True)

@@ -214,6 +214,17 @@ def test_don_carlo_glossary_values_are_the_games(lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_don_carlo_rules_explain_the_rounds_the_log_counts(lang: str) -> None:
+    """The log, the replay and the chart count rounds (``dc.round``): the rules say what one is
+    instead of denying that there are any."""
+    text = (web_dir("don-carlo") / RULES_FILE.format(lang=lang)).read_text(encoding="utf-8")
+    word = GAMES["don-carlo"].catalogue()[lang]["dc.round"].split(" ")[0]  # "Round" / "Runde"
+    setup = text[text.index("{#setup}"):text.index("{#turn}")]
+    assert f"**{word.lower() if lang == 'en' else word}**" in setup
+    assert "no rounds, only turns" not in text and "keine Runden, nur Züge" not in text
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_mafia_glossary_values_are_the_games(lang: str) -> None:
     cards = rows("mafia-legend", lang, "card-")
     for a in ml.ACTION_CARDS:

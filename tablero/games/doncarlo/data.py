@@ -117,5 +117,8 @@ def code_bonus(code: tuple[int, ...]) -> int:
 
 
 def table_data() -> dict[str, object]:
-    """Country facts for the board drawing in the browser (``Game.table_data``)."""
-    return {"reconstructed": [c.id for c in COUNTRIES if c.reconstructed]}
+    """Country facts for the board drawing in the browser (``Game.table_data``): the countries whose
+    usual majority points are reconstructed, and those usual points (a table that chose other points
+    shows no reconstruction mark)."""
+    return {"reconstructed": [c.id for c in COUNTRIES if c.reconstructed],
+            "default_points": {c.id: c.default_points for c in COUNTRIES}}

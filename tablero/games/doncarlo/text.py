@@ -14,15 +14,28 @@ from tablero.games.doncarlo.view import DonCarloView
 
 _COUNTRY_NAMES = {f"dc.country.{c.id}": c.name for c in COUNTRIES}
 
+
+def _in_play_label(players: frozenset[int], en: bool) -> str:
+    counts = sorted(players)
+    n = str(counts[0]) if len(counts) == 1 else f"{counts[0]}–{counts[-1]}"
+    return f"{n} players" if en else f"{n} Spieler"
+
+
+# The lobby's field per country (Don Carlo's own word beats the country's plain name): a country
+# that is not in play with every player count says with which, so nobody sets points that never count.
+_KEY_LABELS = {
+    lang: {f"option.country_points.{c.id}": f"{c.name} ({_in_play_label(c.players, lang == 'en')})"
+           for c in COUNTRIES if c.players != frozenset({2, 3, 4})}
+    for lang in ("en", "de")
+}
+
 _OPTIONS_EN = {
     "option.start_seat": "Start player",
     "option.start_seat.help": "Who takes the first turn: a chosen seat, or drawn by lot.",
     "option.start_seat.random": "drawn by lot",
     "option.country_points": "Majority points",
-    "option.country_points.help": "Points the majority in each country earns at the end: one whole number per "
-                                  "country (written as text: country, colon, points, separated by commas, for "
-                                  "example Protzland:7, Schwadronien:12). Most usual values are reconstructed, not "
-                                  "printed on the cards.",
+    "option.country_points.help": "Points the majority in each country earns at the end, one whole number per "
+                                  "country. Most of the usual values are reconstructed, not printed on the cards.",
     "option.majority_tie": "Tied majorities",
     "option.majority_tie.help": "What the families get that are tied for the most agents in a country.",
     "option.majority_tie.all_full": "each gets the full points",
@@ -34,10 +47,8 @@ _OPTIONS_DE = {
     "option.start_seat.help": "Wer den ersten Zug macht: ein bestimmter Platz oder per Los.",
     "option.start_seat.random": "per Los",
     "option.country_points": "Mehrheitspunkte",
-    "option.country_points.help": "Punkte für die Mehrheit in jedem Land am Spielende: eine ganze Zahl je Land "
-                                  "(als Text: Land, Doppelpunkt, Punkte, durch Kommas getrennt, zum Beispiel "
-                                  "Protzland:7, Schwadronien:12). Die üblichen Werte sind meist rekonstruiert, nicht "
-                                  "auf den Karten aufgedruckt.",
+    "option.country_points.help": "Punkte für die Mehrheit in jedem Land am Spielende, eine ganze Zahl je Land. "
+                                  "Die üblichen Werte sind meist rekonstruiert, nicht auf den Karten aufgedruckt.",
     "option.majority_tie": "Gleichstand um die Mehrheit",
     "option.majority_tie.help": "Was die Familien bekommen, die in einem Land gleich viele Agenten an der Spitze "
                                 "haben.",
@@ -54,7 +65,7 @@ def _bonus(value: int, en: bool) -> str:
 
 CATALOGUE: Catalogue = {
     "en": {
-        **_COUNTRY_NAMES, **_OPTIONS_EN,
+        **_COUNTRY_NAMES, **_OPTIONS_EN, **_KEY_LABELS["en"],
         "dc.play": "{seat} sends agent {code} to {country}: +{influence} influence"
                    "{bonus:select:0=|other=, +{bonus} bonus {bonus:plural:point|points}}",
         "dc.play.action": "send agent {code} to {country}: +{influence} influence{bonus_text}",
@@ -92,7 +103,7 @@ CATALOGUE: Catalogue = {
         "dc.standing": "{seat} {points} {points:plural:point|points}",
     },
     "de": {
-        **_COUNTRY_NAMES, **_OPTIONS_DE,
+        **_COUNTRY_NAMES, **_OPTIONS_DE, **_KEY_LABELS["de"],
         "dc.play": "{seat} schickt Agent {code} nach {country}: +{influence} Einfluss"
                    "{bonus:select:0=|other=, +{bonus} {bonus:plural:Bonuspunkt|Bonuspunkte}}",
         "dc.play.action": "Agent {code} nach {country} schicken: +{influence} Einfluss{bonus_text}",

@@ -115,7 +115,7 @@ CATALOGUE: Final[Catalogue] = {
                                 "with him there.",
         "tut.dc.majority.explain": "When nobody can send an agent any more, the game ends and each country pays "
                                    "its majority points to the family with the most agents there. Families tied "
-                                   "at the top each get the full points (the usual rule; a table may choose to "
+                                   "at the top each get the full points (the default; a table may choose to "
                                    "split them or to give nothing). You and Bruno both scored Schwadronien's 10 "
                                    "points.",
         "tut.dc.majority.hint": "Schwadronien takes the sums 9 to 12: which of your codes adds up to 9?",
@@ -140,7 +140,7 @@ CATALOGUE: Final[Catalogue] = {
                                 "folgende wie 2/3/4 (eine Folge) bringen 1. Codenamen aus zwei oder vier Karten "
                                 "bringen nie einen Bonus. 1/1/1 ergibt 3 und ging nach Egoistrien: 1 Einflusspunkt "
                                 "und 2 Bonuspunkte.",
-        "tut.dc.bonus.hint": "Ein Drilling sind drei Karten mit demselben Wert: Du hast drei 1er.",
+        "tut.dc.bonus.hint": "Ein Drilling sind drei Karten mit demselben Wert: Du hast drei Einsen.",
         "tut.dc.unique.title": "Jeder Codename nur einmal",
         "tut.dc.unique.task": "Bruno hat den Codenamen 2/5 schon nach Protzland geschickt. Schicke trotzdem einen "
                               "weiteren Agenten nach Protzland (Ziffernsumme 7).",
@@ -151,10 +151,10 @@ CATALOGUE: Final[Catalogue] = {
         "tut.dc.unique.hint": "Protzland nimmt die Summe 7, und 2/5 ist schon vergeben. Eine 0 ändert den "
                               "Codenamen, nicht aber seine Summe.",
         "tut.dc.blocked.title": "Blockiert",
-        "tut.dc.blocked.task": "Deine Hand bestand aus vier 0en: kein Codename (die Summe 0 nimmt kein Land). "
+        "tut.dc.blocked.task": "Deine Hand bestand aus vier Nullen: kein Codename (die Summe 0 nimmt kein Land). "
                                "Darum warst du blockiert: Du hast deine Hand gezeigt und offen gezogen, bis ein "
                                "Codename möglich wurde — eine 5. Jetzt musst du einen Agenten schicken: Werde mit "
-                               "0/0/0/5 alle 0en los.",
+                               "0/0/0/5 alle Nullen los.",
         "tut.dc.blocked.explain": "Eine blockierte Familie zeigt ihre Hand und zieht offen, bis sie spielen kann; "
                                   "alle kennen diese Karten nun. Wäre dein Stapel vorher leer gewesen, wärst du "
                                   "mit deinen Punkten ausgeschieden. 0/0/0/5 ergibt 5 und ging nach Abrakadabria.",
@@ -166,7 +166,7 @@ CATALOGUE: Final[Catalogue] = {
         "tut.dc.majority.explain": "Wenn niemand mehr einen Agenten schicken kann, endet das Spiel, und jedes Land "
                                    "gibt seine Mehrheitspunkte der Familie mit den meisten Agenten dort. Bei "
                                    "Gleichstand an der Spitze erhält jede beteiligte Familie die vollen Punkte (die "
-                                   "übliche Regel; ein Tisch kann auch Teilen oder gar keine Punkte wählen). Du und "
+                                   "Voreinstellung; ein Tisch kann auch Teilen oder gar keine Punkte wählen). Du und "
                                    "Bruno erhaltet beide die 10 Punkte von Schwadronien.",
         "tut.dc.majority.hint": "Schwadronien nimmt die Summen 9 bis 12: Welcher deiner Codenamen ergibt 9?",
     },

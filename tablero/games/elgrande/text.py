@@ -71,7 +71,7 @@ def _n_en(param: str, one: str = "a caballero", many: str = "caballeros", none: 
 
 _CAB_EN = _n_en("count")
 _CAB_DE = _n_de("count", "einen Caballero", "Caballeros", "keinen Caballero")
-_TILE = _select("tile", {str(i): "/".join(str(v) for v in t) for i, t in enumerate(TILES)}, "{tile}")
+_TILE = _select("tile", {str(i): " · ".join(str(v) for v in t) for i, t in enumerate(TILES)}, "{tile}")
 _POINTS_EN = "{points} {points:plural:point|points}"
 _POINTS_DE = "{points} {points:plural:Punkt|Punkte}"
 _PLACE_EN = _select("place", {"1": "1st", "2": "2nd", "3": "3rd"}, "{place}th")
@@ -155,7 +155,7 @@ CATALOGUE: Catalogue = {
         "eg.opt.intake": f"take {_CAB_EN} into the court",
         "eg.opt.intake_from": f"take a caballero from {_en()} into the court",
         "eg.opt.stop": "end the action here",
-        "eg.opt.take": "take card {card}",
+        "eg.opt.take": "take card — {card}",
         "eg.opt.action_first": "special action first, then place",
         "eg.opt.place_first": "place first, then decide on the action",
         "eg.opt.place": f"place a caballero in {_en()}",
@@ -258,7 +258,7 @@ CATALOGUE: Catalogue = {
         "eg.opt.intake": f"{_CAB_DE} an den Hof nehmen",
         "eg.opt.intake_from": f"einen Caballero {_de('from')} an den Hof holen",
         "eg.opt.stop": "die Aktion hier beenden",
-        "eg.opt.take": "Karte {card} nehmen",
+        "eg.opt.take": "Karte nehmen — {card}",
         "eg.opt.action_first": "erst die Sonderaktion, dann einsetzen",
         "eg.opt.place_first": "erst einsetzen, dann über die Sonderaktion entscheiden",
         "eg.opt.place": f"einen Caballero {_de('into')} einsetzen",
@@ -438,7 +438,7 @@ SHEET_CATALOGUE: Catalogue = {
         "eg.sheet.total": "Total",
         "eg.sheet.earlier": "Points at the start position",
         "eg.sheet.general": "Scoring after round {round}",
-        "eg.sheet.cards": "Scoring cards",
+        "eg.sheet.cards": "Special scorings",
         "eg.sheet.card": "Round {round}: {card}",
         "eg.sheet.king": "King's bonus",
         "eg.sheet.grande": "Grande bonus",
@@ -448,7 +448,7 @@ SHEET_CATALOGUE: Catalogue = {
         "eg.sheet.total": "Summe",
         "eg.sheet.earlier": "Punkte der Startstellung",
         "eg.sheet.general": "Wertung nach Runde {round}",
-        "eg.sheet.cards": "Wertungskarten",
+        "eg.sheet.cards": "Sonderwertungen",
         "eg.sheet.card": "Runde {round}: {card}",
         "eg.sheet.king": "Königsbonus",
         "eg.sheet.grande": "Grandenbonus",

@@ -128,7 +128,8 @@ CATALOGUE: Final[Catalogue] = {
                                 "small number under a power card is how many caballeros you may bring from your "
                                 "province to your court — the 11 brings only 1, the 3 would bring 5. Each card "
                                 "can be played once per game.",
-        "tut.eg.power.hint": "Play the 11: it is higher than anything the others can still play.",
+        "tut.eg.power.hint": "Play the 11 (in the list or your power card 11): the higher the card, the "
+                             "earlier you act.",
         "tut.eg.intake.title": "From the province to the court",
         "tut.eg.intake.task": "You played the power card 4 and go first. Bring all 4 caballeros it allows from "
                               "your province into your court.",
@@ -186,7 +187,8 @@ CATALOGUE: Final[Catalogue] = {
                                 "Carla (3). Die kleine Zahl unter einer Machtkarte sagt, wie viele Caballeros du "
                                 "aus deiner Provinz an deinen Hof holen darfst — die 11 bringt nur 1, die 3 "
                                 "brächte 5. Jede Karte spielst du nur einmal im Spiel.",
-        "tut.eg.power.hint": "Spiele die 11: Sie ist höher als alles, was die anderen noch spielen können.",
+        "tut.eg.power.hint": "Spiele die 11 (in der Liste oder deine Machtkarte 11): Je höher die Karte, "
+                             "desto früher bist du dran.",
         "tut.eg.intake.title": "Von der Provinz an den Hof",
         "tut.eg.intake.task": "Du hast die Machtkarte 4 gespielt und beginnst. Hole alle 4 Caballeros, die sie "
                               "erlaubt, aus deiner Provinz an deinen Hof.",

@@ -36,7 +36,7 @@ from tablero.games.mafia.view import MafiaView, determinize, observe
 # ---------------------------------------------------------------------------- options
 def _parse_families(text: str) -> object:
     t = text.strip().lower()
-    if t == "choose":
+    if t in ("choose", "seats"):
         return t
     return tuple(x.strip() for x in t.split(","))
 
@@ -44,12 +44,14 @@ def _parse_families(text: str) -> object:
 def _check_families(value: object, players: int) -> object:
     if value == "choose":
         return value
+    if value == "seats":  # given in seat order: A Moretti, B Rinaldi, C Orsini, D Lombardo
+        return data.FAMILIES[:players]
     if isinstance(value, (list, tuple)):
         fams = tuple(str(x) for x in value)
         if len(fams) != players or len(set(fams)) != players or not set(fams) <= set(data.FAMILIES):
             raise ValueError(f"give {players} different families from {', '.join(data.FAMILIES)}")
         return fams
-    raise ValueError("expected 'choose' or a comma-separated list of families")
+    raise ValueError("expected 'choose', 'seats' or a comma-separated list of families")
 
 
 def _check_choice(choices: tuple[str, ...]) -> Callable[[object, int], object]:
@@ -74,7 +76,7 @@ OPTIONS: Final = (
     OptionSpec(name="start_seat", default="random", parse=parse_start_seat, check=check_start_seat,
                help="first start player: a seat or 'random'"),
     OptionSpec(name="families", default="choose", parse=_parse_families, check=_check_families,
-               help="'choose' or one family per seat, e.g. moretti,rinaldi,orsini"),
+               help="'choose', 'seats' (in seat order) or one family per seat, e.g. moretti,rinaldi,orsini"),
     OptionSpec(name="bonus_basis", default="month", parse=str, choices=("month", "total"),
                check=_check_choice(("month", "total")), help="ME6 counts characters acquired this month or owned"),
 )

@@ -197,8 +197,9 @@ _EN: dict[str, str] = {
     "option.start_seat.random": "Drawn at random",
     "option.families": "Families",
     "option.families.help": "Each player chooses a family at the start (its ability differs), or the families "
-                            "are given in seat order.",
+                            "are given in seat order: Moretti, Rinaldi, Orsini, Lombardo.",
     "option.families.choose": "Players choose",
+    "option.families.seats": "Given in seat order",
     "option.bonus_basis": "Monthly bonus counts",
     "option.bonus_basis.help": "The monthly bonus goes to the player with the most characters: counting those "
                                "won this month, or all owned.",
@@ -401,8 +402,9 @@ _DE: dict[str, str] = {
     "option.start_seat.random": "Zufällig",
     "option.families": "Familien",
     "option.families.help": "Alle wählen zu Beginn eine Familie (jede hat eine andere Fähigkeit), oder die "
-                            "Familien werden in Sitzreihenfolge vergeben.",
+                            "Familien werden in Sitzreihenfolge vergeben: Moretti, Rinaldi, Orsini, Lombardo.",
     "option.families.choose": "Alle wählen selbst",
+    "option.families.seats": "In Sitzreihenfolge vergeben",
     "option.bonus_basis": "Monatsbonus zählt",
     "option.bonus_basis.help": "Den Monatsbonus erhält, wer die meisten Charaktere hat: gezählt werden die in "
                                "diesem Monat gewonnenen oder alle.",
@@ -588,6 +590,7 @@ def render(view: MafiaView, tr: Callable[[Message], str]) -> str:
 SHEET_CATALOGUE: Catalogue = {
     "en": {
         "ml.sheet.total": "Total VP",
+        "score.points": "{n} VP",
         "ml.sheet.earlier": "VP at the start position",
         "ml.sheet.jobs": "Jobs",
         "ml.sheet.gifts": "Gifts of won characters",
@@ -600,6 +603,7 @@ SHEET_CATALOGUE: Catalogue = {
     },
     "de": {
         "ml.sheet.total": "Siegpunkte gesamt",
+        "score.points": "{n} SP",
         "ml.sheet.earlier": "Siegpunkte der Startstellung",
         "ml.sheet.jobs": "Jobs",
         "ml.sheet.gifts": "Geschenke gewonnener Charaktere",

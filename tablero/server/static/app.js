@@ -9,6 +9,9 @@
 "use strict";
 (function () {
   const LANGS = ["en", "de"];
+  // An address's ?lang= (the lobby's, a rules or tutorial link's) wins and is kept for the next pages.
+  const urlLang = new URLSearchParams(location.search).get("lang");
+  if (LANGS.includes(urlLang)) localStorage.setItem("tablero:lang", urlLang);
   let lang = localStorage.getItem("tablero:lang") ||
     ((navigator.language || "en").toLowerCase().startsWith("de") ? "de" : "en");
   if (!LANGS.includes(lang)) lang = "en";
@@ -526,7 +529,6 @@
       endClosed: false,
       selected: null,  // the move picked and waiting for "Confirm" (its wire text), or null
       logView: null,   // the log's list, kept between drawings (see logBox)
-      settingsOpen: false,
       notice: "",      // why this device watches now (its seat was given to another device), or ""
       shareNote: "",   // what the invite panel last did ("new invite link for B")
       shareOpen: null, // the invite panel opened or closed by hand (null: open while a seat waits for its person)
@@ -704,6 +706,7 @@
     function draw() {
       const p = S.payloads[S.active];
       const focused = BoardKit.focusKey(app.querySelector(".board"));
+      const setFocus = SET.node && SET.node.contains(document.activeElement) ? document.activeElement : null;  // in the ⚙ menu
       const motion = BoardKit.animate && BoardKit.animate.before(app.querySelector(".board"));  // where pieces were (animations)
       app.replaceChildren();
       const header = el("header", { class: "top" },
@@ -714,6 +717,7 @@
         settingsMenu(),
         langSwitch(async () => { S.cat = await api("GET", "/api/catalogue/" + gameId + "/" + lang); reconnect(); }));
       app.append(header);
+      if (setFocus && setFocus.isConnected && document.activeElement !== setFocus) setFocus.focus({ preventScroll: true });
       if (!p) { app.append(el("p", { class: "loading" }, t("conn.connecting"))); if (S.error) app.append(el("p", { class: "error", role: "alert" }, S.error)); return; }
       app.dataset.version = "";
       if (S.handover) {
@@ -876,26 +880,61 @@
           el("button", { type: "button", id: "cancel-move", onclick: cancelSelected }, t("table.cancel"))));
     }
 
-    /* A small settings menu at the table; the settings belong to this device (localStorage). */
+    /* The table's one settings place, the ⚙ popover in the header: "Confirm moves", "Animations" and
+     * the "your turn" alerts (chat.js, Tablero.parts.alertSettings). The settings belong to this
+     * device (localStorage). One element kept across redraws (open state and focus survive a move
+     * arriving; see draw), made anew when the language changes. Escape or a click elsewhere closes
+     * it; Escape gives the focus back to the button. */
+    const SET = { node: null, lang: null, open: null, alerts: false };
     function settingsMenu() {
+      const withAlerts = !!window.Tablero.parts.alertSettings;  // chat.js loaded (it always is, after this script)
+      if (SET.node && SET.lang === lang && SET.alerts === withAlerts) return SET.node;
+      if (SET.node) SET.node.remove();
       const mode = confirmMode();
-      const d = el("details", { class: "table-settings", id: "settings", open: S.settingsOpen },
-        el("summary", { title: t("table.settings"), "aria-label": t("table.settings") }, "⚙"),
-        el("div", { class: "settings-panel" },
-          el("fieldset", {}, el("legend", {}, t("table.confirm_moves")),
-            CONFIRM_MODES.map(m => el("label", {},
-              el("input", {
-                type: "radio", name: "confirm-mode", value: m, id: "confirm-" + m, checked: m === mode,
-                onchange: () => { localStorage.setItem("tablero:confirm", m); S.settingsOpen = false; draw(); },
-              }), " ", t("table.confirm_" + m)))),
-          animSetting(),
-          el("p", { class: "muted" }, t("table.settings_device"))));
-      d.addEventListener("toggle", () => { S.settingsOpen = d.open; });
-      return d;
+      const button = el("button", {
+        type: "button", class: "settings-button", id: "settings-button", "aria-haspopup": "dialog",
+        "aria-expanded": "false", "aria-controls": "settings-panel", title: t("table.settings"), "aria-label": t("table.settings"),
+      }, "⚙");
+      const alerts = withAlerts ? window.Tablero.parts.alertSettings() : null;
+      const panel = el("div", { class: "settings-panel", id: "settings-panel", role: "dialog", "aria-label": t("table.settings"), hidden: true },
+        el("fieldset", { class: "settings-group", id: "settings-confirm" }, el("legend", {}, t("table.confirm_moves")),
+          CONFIRM_MODES.map(m => el("label", {},
+            el("input", {
+              type: "radio", name: "confirm-mode", value: m, id: "confirm-" + m, checked: m === mode,
+              onchange: () => { localStorage.setItem("tablero:confirm", m); if (S.selected) draw(); },
+            }), " ", t("table.confirm_" + m)))),
+        animSetting(),
+        alerts,
+        el("p", { class: "muted settings-device" }, t("table.settings_device")));
+      const box = el("div", { class: "table-settings", id: "settings" }, button, panel);
+      const open = (on, backToButton) => {
+        if (on === !panel.hidden) return;
+        panel.hidden = !on;
+        button.setAttribute("aria-expanded", String(on));
+        box.classList.toggle("open", on);
+        if (on) {  // on a phone the panel is fixed below the header (style.css), whatever the page's scroll
+          panel.style.setProperty("--settings-top", Math.round(button.getBoundingClientRect().bottom + 6) + "px");
+          const first = panel.querySelector("input:checked:not([disabled])") || panel.querySelector("input:not([disabled])");
+          if (first) first.focus({ preventScroll: true });
+        } else if (backToButton) button.focus({ preventScroll: true });
+      };
+      button.addEventListener("click", () => open(panel.hidden, false));
+      box.addEventListener("keydown", (e) => {
+        if (e.key === "Escape" && !panel.hidden) { e.preventDefault(); e.stopPropagation(); open(false, true); }
+      });
+      box.addEventListener("focusout", (e) => {  // the focus went elsewhere on the page (Tab past the last switch)
+        if (e.relatedTarget && !box.contains(e.relatedTarget)) open(false, false);
+      });
+      Object.assign(SET, { node: box, lang, open, alerts: withAlerts });
+      return box;
     }
     document.addEventListener("click", (e) => {  // a click elsewhere closes the settings menu
-      const d = document.getElementById("settings");
-      if (d && d.open && !d.contains(e.target)) { d.open = false; S.settingsOpen = false; }
+      if (SET.node && SET.open && !SET.node.contains(e.target)) SET.open(false, false);
+    });
+    document.addEventListener("keydown", (e) => {  // Escape with the focus nowhere in particular (a click on the panel's text)
+      if (e.key === "Escape" && SET.node && SET.node.classList.contains("open")) {
+        e.preventDefault(); e.stopImmediatePropagation(); SET.open(false, true);
+      }
     });
     /* "Animations" (boardkit.js BoardKit.animate): on unless switched off here; none while the system asks for reduced motion. */
     function animSetting() {

@@ -9,7 +9,8 @@
  *
  * Alerts: when one of this device's seats comes to act while the tab is hidden or not focused,
  * the tab's title and icon change (back on focus); a sound and a browser notification are the
- * player's choice (off by default, kept in localStorage).
+ * player's choice (off by default, kept in localStorage), switched in the table's ⚙ menu
+ * (Tablero.parts.alertSettings, a group app.js puts into that menu).
  */
 "use strict";
 (function () {
@@ -198,8 +199,7 @@
         onclick: () => { store.set("tablero:chatopen", !open); C.stick = true; render(); },
       }, el("span", { class: "chat-caret", "aria-hidden": "true" }, open ? "▾" : "▸"), " ", t("chat.title"),
       n ? el("span", { class: "chat-unread", id: "chat-unread", title: t("chat.unread", { n }) }, String(n)) : null)
-        : el("span", { class: "chat-title muted" }, C.mode === "off" ? t("chat.off") : ""),
-      alertsMenu());
+        : el("span", { class: "chat-title muted" }, C.mode === "off" ? t("chat.off") : ""));
     D.body.hidden = !chatOn || !open;
     D.root.classList.toggle("closed", !chatOn || !open);
     if (D.body.hidden) { refocusTo(refocus); return; }
@@ -274,7 +274,7 @@
   }
 
   // ------------------------------------------------------------------ alerts
-  const A = { mine: {}, was: false, on: false, title: null, icon: null, made: false, audio: null, note: "" };
+  const A = { mine: {}, was: false, on: false, title: null, icon: null, made: false, audio: null };
   const TURN_ICON = "/static/app/favicon-turn.svg";
   const settings = () => store.get("tablero:alerts", { sound: false, notify: false });
 
@@ -355,51 +355,43 @@
     } catch (e) { /* no sound on this device */ }
   }
 
-  function bell() {
-    const NS = "http://www.w3.org/2000/svg";
-    const svg = document.createElementNS(NS, "svg"), path = document.createElementNS(NS, "path");
-    svg.setAttribute("viewBox", "0 0 24 24"); svg.setAttribute("width", "18"); svg.setAttribute("height", "18");
-    svg.setAttribute("aria-hidden", "true"); svg.setAttribute("class", "bell");
-    path.setAttribute("fill", "currentColor");
-    path.setAttribute("d", "M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22zm7-6v-5a7 7 0 0 0-5.5-6.84V3.5a1.5 1.5 0 0 0-3 " +
-      "0v.66A7 7 0 0 0 5 11v5l-2 2v1h18v-1z");
-    svg.append(path);
-    return svg;
-  }
-
-  function alertsMenu() {
+  /* The alerts' switches: a group in the table's ⚙ menu (app.js settingsMenu asks for it each time
+   * it makes the menu). The browser's permission is asked only when the player switches
+   * notifications on. */
+  function alertSettings() {
     const s = settings();
     const save = (k, v) => { const x = settings(); x[k] = v; store.set("tablero:alerts", x); };
     const notifyOk = "Notification" in window;
-    const d = el("details", { class: "alerts-menu", id: "alerts-menu", open: A.menuOpen },
-      el("summary", { id: "alerts-summary", title: t("alert.menu"), "aria-label": t("alert.menu") }, bell()),
-      el("div", { class: "alerts-panel" },
-        el("p", { class: "muted" }, t("alert.always")),
-        el("label", {}, el("input", {
-          type: "checkbox", id: "alert-sound", checked: !!s.sound,
-          onchange: (e) => { save("sound", e.target.checked); if (e.target.checked) beep(); },  // a tap starts the sound
-        }), " ", t("alert.sound")),
-        el("label", {}, el("input", {
-          type: "checkbox", id: "alert-notify", checked: !!s.notify && notifyOk && Notification.permission === "granted",
-          disabled: !notifyOk,
-          onchange: async (e) => {
-            const on = e.target.checked;
-            A.note = "";
-            if (on && Notification.permission !== "granted") {
-              const answer = Notification.permission === "denied" ? "denied" : await Notification.requestPermission();
-              if (answer !== "granted") { save("notify", false); A.note = t("alert.denied"); render(); return; }
+    const note = el("p", { class: "error", role: "alert", id: "alert-note", hidden: true });
+    return el("fieldset", { class: "settings-group alert-settings", id: "settings-alerts" },
+      el("legend", {}, t("alert.menu")),
+      el("p", { class: "muted" }, t("alert.always")),
+      el("label", {}, el("input", {
+        type: "checkbox", id: "alert-sound", checked: !!s.sound,
+        onchange: (e) => { save("sound", e.target.checked); if (e.target.checked) beep(); },  // a tap starts the sound
+      }), " ", t("alert.sound")),
+      el("label", {}, el("input", {
+        type: "checkbox", id: "alert-notify", checked: !!s.notify && notifyOk && Notification.permission === "granted",
+        disabled: !notifyOk,
+        onchange: async (e) => {
+          const box = e.target, on = box.checked;
+          note.hidden = true; note.textContent = "";
+          if (on && Notification.permission !== "granted") {
+            const answer = Notification.permission === "denied" ? "denied" : await Notification.requestPermission();
+            if (answer !== "granted") {
+              save("notify", false); box.checked = false;
+              note.textContent = t("alert.denied"); note.hidden = false;
+              return;
             }
-            save("notify", on);
-            render();
-          },
-        }), " ", t("alert.notify")),
-        A.note ? el("p", { class: "error", role: "alert" }, A.note) : null,
-        el("p", { class: "muted" }, t("alert.device"))));
-    d.addEventListener("toggle", () => { A.menuOpen = d.open; });
-    return d;
+          }
+          save("notify", on);
+        },
+      }), " ", t("alert.notify")),
+      note);
   }
 
   T().parts.chat = part;
+  T().parts.alertSettings = alertSettings;
   T().on = T().on || {};
   T().on.chat = onMessage;
 })();

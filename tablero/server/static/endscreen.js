@@ -62,7 +62,11 @@
     return t(w.length === 1 ? "end.winner_one" : "end.winner_many", { names: who });
   }
 
+  /* A score with its unit: the game's own word where its catalogue has one ("score.points":
+   * Mafia Legend's "{n} VP"), else points. */
   function points(n) {
+    const cat = (window.Tablero.ctx && window.Tablero.ctx.S.cat) || {};
+    if (cat["score.points"]) return BoardKit.renderMessage(cat, [], "score.points", { n: num(n) });
     return t(n === 1 ? "end.points_one" : "end.points_other", { n: num(n) });
   }
 
@@ -166,10 +170,12 @@
     }
     const secs = series.sections || [];
     const every = Math.max(1, Math.ceil(secs.length / 10));
+    let lastLabel = -Infinity;  // short last rounds crowd the axis: a number only where it has room
     secs.forEach((sec, k) => {
       grid.append(svg("line", { x1: x(sec.at), x2: x(sec.at), y1: TOP, y2: H - B, class: "section" },
         svg("title", {}, sec.text)));
-      if (k % every === 0) {
+      if (k % every === 0 && x(sec.at) - lastLabel >= 16) {
+        lastLabel = x(sec.at);
         grid.append(svg("text", { x: x(sec.at), y: H - B + 13, "text-anchor": "middle", class: "tick" }, String(sec.n)));
       }
     });

@@ -378,6 +378,8 @@
       R.olKey = null;
       load(R.at);  // the language was switched
     }
+    // The end screen has its own Replay button; this box stands in while the end screen is hidden.
+    if (T().parts.endScreen && !ctx.S.endClosed) return null;
     return el("section", { class: "replay-box", id: "replay-box", "aria-label": t("replay.title") },
       el("button", { type: "button", id: "replay-open", class: "primary",
         onclick: () => open(ctx, 0, p.viewer === undefined ? null : p.viewer) }, "▶ " + t("replay.open")),

@@ -332,6 +332,14 @@ def test_bad_options_are_refused(options: dict[str, object]) -> None:
         Match(GAME, ["random"] * 3, options=options, seed=1)
 
 
+@pytest.mark.parametrize("players", [3, 4])
+def test_families_given_in_seat_order(players: int) -> None:
+    """The lobby's choice "given in seat order": no family choice, seat A leads Moretti, B Rinaldi, …"""
+    s = GAME.new_initial_state(players, {"families": "seats", "start_seat": 0})
+    assert tuple(s.family) == data.FAMILIES[:players]
+    assert GAME.resolve_options(players, {"families": "seats"})["families"] == data.FAMILIES[:players]
+
+
 @pytest.mark.parametrize("players", [2, 5])
 def test_player_count_is_refused(players: int) -> None:
     # the framework refuses a player count as a TableroError with the code PLAYERS (as for every game)

@@ -27,6 +27,7 @@
       leads: "leads",
       tie: "tie",
       agents: "{n} agents",
+      agentsOne: "1 agent",
       influence: "influence",
       bonus: "bonus",
       countries: "countries",
@@ -39,7 +40,8 @@
       yourTurn: "Your turn: pick a card or a country",
       turnOf: "Turn:",
       blocked: "blocked",
-      blockedNote: "{seat} is blocked: shows the hand and draws in the open",
+      blockedNote: "{seat} is blocked: shows their hand and draws in the open",
+      blockedYou: "You are blocked: your hand is shown and you draw in the open",
       out: "out",
       winner: "Winner:",
       winners: "Winners:",
@@ -48,8 +50,10 @@
       triple: "triple +2",
       possible: "possible",
       cardAria: "Card {v}: {n} possible agents",
+      cardAriaOne: "Card {v}: 1 possible agent",
       cardAriaNone: "Card {v}: no agent possible",
       countryAria: "{name}: {n} possible agents ({codes})",
+      countryAriaOne: "{name}: 1 possible agent ({codes})",
       agentTitle: "{seat}: agent {code}, {k}. agent here (+{k} influence){b}",
       last: "last move",
       known: "known",
@@ -77,6 +81,7 @@
       leads: "führt",
       tie: "Gleichstand",
       agents: "{n} Agenten",
+      agentsOne: "1 Agent",
       influence: "Einfluss",
       bonus: "Bonus",
       countries: "Länder",
@@ -90,6 +95,7 @@
       turnOf: "Am Zug:",
       blocked: "blockiert",
       blockedNote: "{seat} ist blockiert: deckt die Hand auf und zieht offen",
+      blockedYou: "Du bist blockiert: Du deckst deine Hand auf und ziehst offen",
       out: "ausgeschieden",
       winner: "Sieger:",
       winners: "Sieger:",
@@ -98,8 +104,10 @@
       triple: "Drilling +2",
       possible: "möglich",
       cardAria: "Karte {v}: {n} mögliche Agenten",
+      cardAriaOne: "Karte {v}: 1 möglicher Agent",
       cardAriaNone: "Karte {v}: kein Agent möglich",
       countryAria: "{name}: {n} mögliche Agenten ({codes})",
+      countryAriaOne: "{name}: 1 möglicher Agent ({codes})",
       agentTitle: "{seat}: Agent {code}, {k}. Agent hier (+{k} Einfluss){b}",
       last: "letzter Zug",
       known: "bekannt",
@@ -132,6 +140,8 @@
 
   /* "What does this do?": a small "?" linking an entry of the rules page (/rules/don-carlo#anchor,
    * rules.<lang>.md) in a new tab. Its clicks never reach the clickable country around it. */
+  /* A label in number: `L[key + "One"]` for exactly one, else `L[key]`, filled with params. */
+  function count(L, key, params) { return fill(params.n === 1 && L[key + "One"] ? L[key + "One"] : L[key], params); }
   function help(kit, anchor, label) { return kit.rulesLink ? kit.rulesLink(anchor, label) : null; }
   const PHASE_HELP = { deal: "setup", start: "setup", play: "turn", refill: "influence", blocked_draw: "blocked", over: "end" };
 
@@ -272,8 +282,8 @@
     }
     if (myTurn) status.appendChild(el("span", "dc-yourturn", L.yourTurn));
     if (dec.blocked !== null && dec.blocked !== undefined && seats[dec.blocked]) {
-      status.appendChild(el("span", "dc-blocknote",
-        fill(L.blockedNote, { seat: seats[dec.blocked].name })));
+      status.appendChild(el("span", "dc-blocknote", dec.blocked === viewer ? L.blockedYou
+        : fill(L.blockedNote, { seat: seats[dec.blocked].name })));
     }
     if (over) {
       const ranks = pub.ranks || (payload.result && payload.result.ranks) || null;
@@ -315,10 +325,13 @@
       sums.appendChild(el("span", null, sumsText(c.sums)));
       meta.appendChild(sums);
       const pts = el("span", "dc-points");
-      pts.title = L.majority + (RECONSTRUCTED.has(c.id) ? " (" + L.reconstructed + ")" : "");
+      // "R" marks a reconstructed usual value, not points the table chose in the lobby
+      const usual = (kit.data.default_points || {})[c.id];
+      const recon = RECONSTRUCTED.has(c.id) && (usual === undefined || usual === c.points);
+      pts.title = L.majority + (recon ? " (" + L.reconstructed + ")" : "");
       pts.appendChild(svgIcon("crown", "dc-crown"));
       pts.appendChild(el("span", "dc-points-n", c.points));
-      if (RECONSTRUCTED.has(c.id)) pts.appendChild(el("sup", "dc-r", "R"));
+      if (recon) pts.appendChild(el("sup", "dc-r", "R"));
       meta.appendChild(pts);
       head.appendChild(meta);
       tile.appendChild(head);
@@ -341,7 +354,7 @@
           if (lead) t.appendChild(svgIcon("crown", "dc-crown"));
           t.appendChild(el("span", "dc-tal-l", seats[i].letter));
           t.appendChild(el("span", "dc-tal-n", "×" + k));
-          t.title = seats[i].name + ": " + fill(L.agents, { n: k }) +
+          t.title = seats[i].name + ": " + count(L, "agents", { n: k }) +
             (lead ? " — " + (leaders.length > 1 ? L.tie : L.leads) : "");
           tally.appendChild(t);
         });
@@ -410,7 +423,7 @@
       }
 
       if (mine.length) {
-        kit.place(tile, mine.map((p) => p.move), { label: fill(L.countryAria, { name: cname(c), n: mine.length,
+        kit.place(tile, mine.map((p) => p.move), { label: count(L, "countryAria", { name: cname(c), n: mine.length,
           codes: mine.map((p) => p.code).join(", ") }) });
         tile.dataset.vals = Array.from(new Set([].concat(...mine.map((p) => p.vals)))).join(",");
       }
@@ -444,7 +457,7 @@
         c.setAttribute("data-anim", "dccard-" + v + "-" + (nth[v] = (nth[v] || 0) + 1));
         c.setAttribute("data-anim-from", "dcdeck-" + viewer);
         if (uses.length) {
-          kit.place(c, uses.map((p) => p.move), { label: fill(L.cardAria, { v: v, n: uses.length }) });
+          kit.place(c, uses.map((p) => p.move), { label: count(L, "cardAria", { v: v, n: uses.length }) });
           c.dataset.cis = Array.from(new Set(uses.map((p) => p.ci))).join(",");
         } else {
           c.setAttribute("aria-label", fill(L.cardAriaNone, { v: v }));

@@ -38,8 +38,8 @@
       score: "Points", point: "Point", played: "Played", now: "this round", hand: "Hand", handCount: "in hand",
       yourHand: "Your power cards", veto: "Veto!", diskSet: "disk set", diskWait: "disk not set",
       yourDisk: "your disk", order: "Turn order", castillo: "Castillo", hidden: "hidden",
-      cabs: "caballeros", offBoard: "off the board", tile: "scoreboard", king: "King",
-      moves: "moves", rank: "place", takenBack: "taken back", disksShown: "disks of the last reveal",
+      cabs: "caballeros", offBoard: "off the board", tile: "mobile scoreboard", king: "King",
+      moves: "moves", rank: ["1st place", "2nd place", "3rd place", "4th place", "5th place"], takenBack: "taken back", disksShown: "disks of the last reveal",
       legendCab: "caballeros", legendGrande: "Grande", legendKing: "King",
       legendTile: "mobile scoreboard", legendDisk: "revealed disk", legendLast: "last move",
       placed: "placed {a} of {b}", movesLeft: "moves left: {a}", mixedLeft: "own moves left: {a} · opponents' moves left: {b}",
@@ -69,7 +69,7 @@
       yourHand: "Deine Machtkarten", veto: "Veto!", diskSet: "Drehscheibe gestellt",
       diskWait: "Drehscheibe offen", yourDisk: "deine Drehscheibe", order: "Zugreihenfolge",
       castillo: "Castillo", hidden: "verdeckt", cabs: "Caballeros", offBoard: "neben dem Plan",
-      tile: "Wertungstafel", king: "König", moves: "Züge", rank: "Platz", takenBack: "zurückgenommen",
+      tile: "Wertungstafel", king: "König", moves: "Züge", rank: ["1. Platz", "2. Platz", "3. Platz", "4. Platz", "5. Platz"], takenBack: "zurückgenommen",
       disksShown: "Drehscheiben der letzten Aufdeckung",
       legendCab: "Caballeros", legendGrande: "Grande", legendKing: "König",
       legendTile: "Wertungstafel", legendDisk: "aufgedeckte Drehscheibe", legendLast: "letzter Zug",
@@ -122,7 +122,7 @@
   // caballero grid (px = centre, py = top, cols).
   const LAYOUT = {
     galicia: { nx: 86, ny: 42, cols: 3, px: 84, py: 89 },
-    pais_vasco: { nx: 202, ny: 56, px: 318, py: 52, cols: 3 },
+    pais_vasco: { nx: 216, ny: 56, px: 318, py: 52, cols: 3 },
     castilla_la_vieja: { nx: 250, ny: 134, cols: 5, px: 247 },
     aragon: { nx: 426, ny: 94, cols: 2, px: 422 },
     cataluna: { nx: 536, ny: 102, cols: 3, px: 528 },
@@ -301,7 +301,9 @@
       }
       const roundTxt = h("div", { class: "eg-roundtxt" }, [
         h("strong", { text: L.round + " " + pub.round }),
-        " (" + (Math.min(pub.round_index, rounds.length - 1) + 1) + " " + L.of + " " + rounds.length + (pub.short_game ? ", " + L.short : "") + ")"
+        // the full game: "Round 4 of 9"; the short game counts its own rounds: "Round 5 (3 of 6, short game)"
+        pub.short_game ? " (" + (Math.min(pub.round_index, rounds.length - 1) + 1) + " " + L.of + " " + rounds.length + ", " + L.short + ")"
+          : " " + L.of + " " + rounds.length
       ]);
       const phaseName = L.phases[dec.phase] || dec.phase;
       const phaseCard = (dec.card !== undefined && dec.card >= 0 && dec.active >= 0) ? "card-" + CARD_IDS[dec.card] : null;
@@ -538,8 +540,8 @@
         g.appendChild(svg("rect", { x: x - 25, y: y - 11, width: 50, height: 22, rx: 3, class: "eg-tile-bg" }));
         g.appendChild(svg("text", { x: x, y: y + 4.5, "text-anchor": "middle", class: "eg-tile-t" }, [TILES[t].join(" · ")]));
       }
-      g.appendChild(title(L.tile + " " + TILES[t].join("/")));
-      if (!onMap) kit.place(g, [{ kind: "tile", tile: t }, { kind: "move_tile", tile: t }], { label: L.tile + " " + TILES[t].join("/") });
+      g.appendChild(title(L.tile + " " + TILES[t].join(" · ")));
+      if (!onMap) kit.place(g, [{ kind: "tile", tile: t }, { kind: "move_tile", tile: t }], { label: L.tile + " " + TILES[t].join(" · ") });
       return g;
     }
     function diskMarker(x, y, p, own) {
@@ -710,7 +712,7 @@
       if (pending && dec.phase !== "over") {
         head.appendChild(h("span", { class: "eg-badge eg-badge-act" }, ["▶ " + L.toAct, s.thinking ? kit.dots() : null]));
       }
-      if (pub.ranks && pub.ranks[p]) head.appendChild(h("span", { class: "eg-badge eg-badge-rank" + (pub.ranks[p] === 1 ? " eg-win" : ""), text: (pub.ranks[p] === 1 ? "★ " : "") + pub.ranks[p] + ". " + L.rank }));
+      if (pub.ranks && pub.ranks[p]) head.appendChild(h("span", { class: "eg-badge eg-badge-rank" + (pub.ranks[p] === 1 ? " eg-win" : ""), text: (pub.ranks[p] === 1 ? "★ " : "") + L.rank[pub.ranks[p] - 1] }));
       const pts = (pub.scores || [])[p] || 0;
       head.appendChild(h("span", { class: "eg-score", title: L.score }, [h("strong", { text: String(pts) }), " " + (pts === 1 ? L.point : L.score)]));
       panel.appendChild(head);
