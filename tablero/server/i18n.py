@@ -271,6 +271,8 @@ LOBBY_UI: dict[str, dict[str, str]] = {
         "join.by_nobody": "You are invited to play seat {letter}.",
         "join.seats": "At the table",
         "join.your_seat": "your seat",
+        "join.clock": "Clock: {s} seconds per move; when time runs out, a bot moves for you.",
+        "join.no_clock": "No clock: take your time.",
         "join.joined": "has joined",
         "join.name": "Your name at the table",
         "join.name_empty": "Please enter a name: the other players see it at the table.",
@@ -299,8 +301,8 @@ LOBBY_UI: dict[str, dict[str, str]] = {
         "share.copy_spectator": "Copy spectator link",
         "share.kept_here": "Your seats stay on this device; the table's address holds no key.",
         "share.watching": "You are watching as a spectator.",
-        "notice.revoked": "The table's creator gave your seat ({letters}) to another device. You are watching as a "
-                          "spectator now.",
+        "notice.revoked": "The table's creator took your seat ({letters}) back from this device to invite "
+                          "anew. You are watching as a spectator now.",
         "notice.unknown_key": "This device's key to this table is no longer valid. You are watching as a spectator.",
         "notice.ok": "OK",
     },
@@ -345,6 +347,8 @@ LOBBY_UI: dict[str, dict[str, str]] = {
         "join.by_nobody": "Du bist auf Platz {letter} eingeladen.",
         "join.seats": "Am Tisch",
         "join.your_seat": "dein Platz",
+        "join.clock": "Uhr: {s} Sekunden pro Zug; ist die Zeit um, zieht ein Bot für dich.",
+        "join.no_clock": "Keine Uhr: lass dir Zeit.",
         "join.joined": "ist dabei",
         "join.name": "Dein Name am Tisch",
         "join.name_empty": "Bitte gib einen Namen ein: Die anderen sehen ihn am Tisch.",
@@ -373,7 +377,8 @@ LOBBY_UI: dict[str, dict[str, str]] = {
         "share.copy_spectator": "Zuschauer-Link kopieren",
         "share.kept_here": "Deine Plätze bleiben auf diesem Gerät; die Adresse des Tisches enthält keinen Schlüssel.",
         "share.watching": "Du schaust zu.",
-        "notice.revoked": "Dein Platz ({letters}) wurde an ein anderes Gerät vergeben. Du schaust jetzt zu.",
+        "notice.revoked": "Wer den Tisch angelegt hat, hat deinen Platz ({letters}) von diesem Gerät "
+                          "zurückgenommen, um neu einzuladen. Du schaust jetzt zu.",
         "notice.unknown_key": "Der Schlüssel dieses Geräts für diesen Tisch gilt nicht mehr. Du schaust jetzt zu.",
         "notice.ok": "OK",
     },

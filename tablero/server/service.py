@@ -378,6 +378,7 @@ class GameService:
             "game": live.game.id, "title": live.game.title, "over": live.match.is_over(),
             "inviter": None if creator is None else names[creator],
             "options": option_words(live.game, live.stored.options, names, lang),
+            "move_seconds": live.stored.settings["move_seconds"],  # the clock per move (0: none)
             "seats": self.public_seats(live, lang),
         }
 

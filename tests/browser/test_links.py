@@ -182,6 +182,7 @@ def test_join_names_revoke_and_invite_anew(browser: Any, server: str) -> None:
     assert guest.inner_text("#j-inviter") == en["join.by"].format(name="Ana", letter="B")
     assert [x.strip() for x in guest.locator("#j-seats .name").all_inner_texts()] == ["Ana", "Player B", "Player C"]
     assert guest.locator("#j-options dd").all_inner_texts() == [o["value"] for o in info["options"]]
+    assert guest.inner_text("#j-clock") == en["join.no_clock"]  # this table has no clock
     guest.fill("#j-name", "")
     guest.click("#j-go")
     assert guest.inner_text("#j-error") == en["join.name_empty"]

@@ -103,6 +103,9 @@ def test_the_join_page_learns_the_inviter_game_options_and_seats_and_why_an_invi
         assert words["majority_tie"]["value"] == de.get("option.majority_tie.none", "none")
         assert words["majority_tie"]["label"] == de.get("option.majority_tie", "majority_tie")
         assert words["country_points"]["value"] == "die Standardwerte"
+        assert first["move_seconds"] == 0  # no clock at this table
+        timed = create(c, "don-carlo", HOST_GUEST, move_seconds=30)
+        assert info(c, timed["id"], timed["invites"]["1"])["move_seconds"] == 30  # the invited see the clock
 
         assert c.post(f"/api/games/{gid}/claim", json={"invite": invite, "name": "Bea"}).status_code == 200
         assert info(c, gid, invite)["status"] == "taken"

@@ -475,6 +475,8 @@
         parts.push(el("h3", {}, t("lobby.options")), el("dl", { class: "join-options", id: "j-options" },
           info.options.map(o => [el("dt", {}, o.label), el("dd", { "data-option": o.name }, o.value)]).flat()));
       }
+      parts.push(el("p", { class: "join-clock", id: "j-clock" },  // the clock per move, before you sit down
+        info.move_seconds ? t("join.clock", { s: info.move_seconds }) : t("join.no_clock")));
       if (info.status === "open" && !info.over) {
         const name = el("input", { id: "j-name", maxlength: "24", autocomplete: "nickname", "aria-required": "true",
           value: typed !== null ? typed : myName() || info.suggested, oninput: (e) => { typed = e.target.value; } });
