@@ -382,7 +382,7 @@ def _attack(s: MafiaState, t: Task, ev: Events) -> None:
         if advanced(s) and ((c.symbol == "badge" and s.powers[data.STAATSGEWALT] == target)
                             or (c.symbol == "star" and s.powers[data.PRESSE] == target)):
             emit(ev, "ml.immune", target_seat=target, card=names.card(card),
-                 power=names.power("STA" if c.symbol == "badge" else "PRE"))
+                 power=names.power(data.POWERS[data.STAATSGEWALT if c.symbol == "badge" else data.PRESSE].id))
             discard_attack(s, target)
             return
         if advanced(s) and s.family[target] == "lombardo" and not s.ability_used[target]:
@@ -456,8 +456,9 @@ def raid(s: MafiaState, target: int, f: int, ev: Events) -> None:
     for slot in cards:
         add_card(s.disc_m if slot.card in MONEY else s.disc_a, slot.card)
     # sorted: which back was which card stays unknown (the view shows only the discard piles)
-    emit(ev, "ml.raided", reveal=True, target_seat=target, field=names.field(FIELD_NAMES[f]),
-         cards=names.cards(sorted(x.card for x in cards)))
+    if ev is not None:  # names only for a log (playouts pass none)
+        emit(ev, "ml.raided", reveal=True, target_seat=target, field=names.field(FIELD_NAMES[f]),
+             cards=names.cards(sorted(x.card for x in cards)))
 
 
 def lose_character(s: MafiaState, owner: int, card: str, to: int, ev: Events) -> None:
@@ -528,7 +529,8 @@ def _job(s: MafiaState, t: Task, ev: Events) -> None:
     counted = counted_job_cards(s, q)
     shown = tuple(x.card for x in field)
     s.reveals.append(("job", q, shown))
-    emit(ev, "ml.job_reveal", reveal=True, seat=q, cards=names.cards(shown))
+    if ev is not None:
+        emit(ev, "ml.job_reveal", reveal=True, seat=q, cards=names.cards(shown))
     if job_tags_ok(s, counted):
         push(s, Task("job_success", q), Task("discard_field", q, field=JOB_FIELD))
         return
@@ -653,9 +655,11 @@ def _column(s: MafiaState, t: Task, ev: Events) -> None:
                         s.star = True
                 cards[i] = slot._replace(seen_by=SEEN_BY_ALL, ignored=ignored)
         s.reveals.append(("column", k + 1, tuple((q, tuple(sl.card for sl in s.fields[q][f])) for q in present)))
-        emit(ev, "ml.column_reveal", reveal=True, slot=k + 1, card=names.card(x))
-        for q in present:
-            emit(ev, "ml.field", reveal=True, seat=q, slot=k + 1, cards=names.cards(sl.card for sl in s.fields[q][f]))
+        if ev is not None:
+            emit(ev, "ml.column_reveal", reveal=True, slot=k + 1, card=names.card(x))
+            for q in present:
+                emit(ev, "ml.field", reveal=True, seat=q, slot=k + 1,
+                     cards=names.cards(sl.card for sl in s.fields[q][f]))
         barone = [q for q in present if s.family[q] == "barone" and not s.ability_used[q]]
         if advanced(s) and barone:
             s.decision = Decision("family_ties", barone[0], column=FIELD_NAMES[f])
@@ -908,8 +912,9 @@ def _me_new_month(s: MafiaState, t: Task, ev: Events) -> None:
     s.month_end_step = 0
     s.this_events = s.next_events
     s.next_events = []
-    emit(ev, "ml.month", month=s.month, name=names.month(s.month))  # the log's section
-    emit(ev, "ml.new_month", month=s.month, month_name=names.month(s.month), events=names.cards(s.this_events))
+    if ev is not None:
+        emit(ev, "ml.month", month=s.month, name=names.month(s.month))  # the log's section
+        emit(ev, "ml.new_month", month=s.month, month_name=names.month(s.month), events=names.cards(s.this_events))
     tasks: list[Task] = []
     if s.month in data.PAYDAY_MONTHS:
         dollars = {q: sum(CHARS[c].dollars for c in s.chars[q]) for q in s.order}

@@ -259,7 +259,8 @@ def _set_aside(s: MafiaState, p: int, a: MLAction, d: Decision, ev: Events) -> N
         if d.reason == "magnifier":
             cost = min(s.vp[q], len(cards) * data.MAGNIFIER_COST)
             s.vp[q] -= cost
-        emit(ev, "ml.discards", reveal=True, seat=q, cards=names.cards(sorted(sa.card for sa in cards)), vp=cost)
+        if ev is not None:  # names only for a log (playouts pass none)
+            emit(ev, "ml.discards", reveal=True, seat=q, cards=names.cards(sorted(sa.card for sa in cards)), vp=cost)
         s.set_aside[q] = []
 
 
@@ -354,7 +355,8 @@ def _spitzel_column(s: MafiaState, p: int, a: MLAction, d: Decision, ev: Events)
                 cards[i] = sl._replace(seen_by=sl.seen_by | bit)
         seen = tuple(sl.card for q in range(s.n) for sl in s.fields[q][f])
     emit(ev, "ml.spitzel_column", seat=p, column=names.column(col))
-    emit(ev, "ml.spitzel_seen", (p,), None, seat=p, column=names.column(col), cards=names.cards(seen))
+    if ev is not None:
+        emit(ev, "ml.spitzel_seen", (p,), None, seat=p, column=names.column(col), cards=names.cards(seen))
     s.decision = Decision("spitzel_take", p, column=col)
 
 
