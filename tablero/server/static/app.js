@@ -1033,10 +1033,6 @@
      * for someone) is set apart. The list is kept between drawings and only grows by the new
      * lines; the browser skips the lines out of view (content-visibility), so a long log stays
      * cheap. Scrolled back, it stays where the reader is; at the bottom, it follows new lines. */
-    function logLineText(l, names) {
-      const m = l.msg;
-      return m && S.cat[m.id] !== undefined ? BoardKit.renderMessage(S.cat, names, m.id, m.params || {}, l.text) : l.text;
-    }
     function logBox(p) {
       const key = logKey(p), lines = S.logs[key] || [];
       const names = p.seats.map(s => s.name);
@@ -1061,7 +1057,7 @@
         const cls = [l.fresh ? "fresh" : "", l.note ? "note" : "", l.section ? "section" : ""].filter(Boolean).join(" ");
         const li = el("li", { class: cls || null, "data-i": l.i },
           el("span", { class: "n", "aria-hidden": "true" }, String(L.count + 1)),
-          el("span", { class: "t" }, logLineText(l, names)));
+          el("span", { class: "t" }, BoardKit.renderLine(S.cat, l, names)));
         li.bkLine = l;
         if (l.fresh) li.style.animationDelay = (Math.min(fresh++, 20) * 120) + "ms";
         ol.append(li);

@@ -467,7 +467,14 @@
     if (again && again.focus) again.focus();
   }
 
-  window.BoardKit = { create, renderMessage, focusKey, refocus, esc, ink, fill, h, svg };
+  /* A log line ({text, msg}) rendered now from its message with these seat names (a seat
+   * named after the line was made is named in it too); its server text if the catalogue lacks it. */
+  function renderLine(cat, line, names) {
+    const m = line.msg;
+    return m && cat[m.id] !== undefined ? renderMessage(cat, names, m.id, m.params || {}, line.text) : line.text;
+  }
+
+  window.BoardKit = { create, renderMessage, renderLine, focusKey, refocus, esc, ink, fill, h, svg };
 })();
 
 /* ---------------------------------------------------------------- animations

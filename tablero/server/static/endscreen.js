@@ -16,7 +16,6 @@
   const T = () => window.Tablero;
   const el = (...a) => T().util.el(...a);
   const t = (k, p) => T().util.t(k, p);
-  const NS = "http://www.w3.org/2000/svg";
   const DASHES = ["", "7 3", "2 3", "9 3 2 3", "4 4", "1 2"];
 
   /* Summaries per "table id:language": {status: "loading" | "done" | "error", data}. */
@@ -125,15 +124,7 @@
   }
 
   // ------------------------------------------------------------------ the chart
-  function svg(tag, attrs, ...children) {
-    const e = document.createElementNS(NS, tag);
-    for (const [k, v] of Object.entries(attrs || {})) if (v !== null && v !== undefined) e.setAttribute(k, String(v));
-    for (const c of children.flat()) {
-      if (c === null || c === undefined) continue;
-      e.append(c instanceof Node ? c : document.createTextNode(String(c)));
-    }
-    return e;
-  }
+  const svg = BoardKit.svg;  // the kit's SVG element maker
 
   function niceStep(range, most) {
     const raw = range / Math.max(1, most);

@@ -123,10 +123,6 @@
 
   // ------------------------------------------------------------------ drawing
   function names() { return (R.data ? R.data.seats : []).map(s => s.name); }
-  function lineText(l, nm) {
-    const cat = R.ctx.S.cat, m = l.msg;
-    return m && cat[m.id] !== undefined ? BoardKit.renderMessage(cat, nm, m.id, m.params || {}, l.text) : l.text;
-  }
 
   /* The page of the replay: made once when it opens (header, controls bar, board, side), then
    * each answer redraws the board and the side; the controls are made again only when what they
@@ -239,7 +235,7 @@
         cache.lines.map((l, n) => {
           const li = el("li", { class: l.section ? "section" : null, "data-i": l.i },
             el("span", { class: "n", "aria-hidden": "true" }, String(n + 1)),
-            el("span", { class: "t" }, lineText(l, nm)));
+            el("span", { class: "t" }, BoardKit.renderLine(R.ctx.S.cat, l, nm)));
           if (l.section) {
             li.tabIndex = 0;  // a round header jumps there
             li.title = t("replay.jump_here");
@@ -341,7 +337,7 @@
       const nm = names();
       const news = lines.filter(l => l.i >= from);
       now.replaceChildren(el("span", { class: "replay-now-label" }, at >= d.total ? t("replay.over") : t("replay.happened")),
-        news.length ? el("ul", {}, news.map(l => el("li", { class: l.section ? "section" : null }, lineText(l, nm))))
+        news.length ? el("ul", {}, news.map(l => el("li", { class: l.section ? "section" : null }, BoardKit.renderLine(R.ctx.S.cat, l, nm))))
           : el("p", {}, t("replay.nothing")));
     }
     history.replaceState(history.state, "", address(at, R.seat));
