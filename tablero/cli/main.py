@@ -299,7 +299,8 @@ def replay(
             _fail(tr(Message("cli.replay.mismatch", replayed="-", saved=json.dumps(record.result))), lang, 1)
         return
     console.print(result_table(result, tr))
-    winners = tr(Message("cli.winners", seats=tuple(result.winners)) if result.winners else Message("cli.no_winner"))
+    winners = tr(Message("core.result.winners", seats=tuple(result.winners)) if result.winners
+                 else Message("cli.no_winner"))
     console.print(f"[bold]{escape(winners)}[/bold]")
     replayed = result.to_json()
     if record.result is not None and record.result != replayed:

@@ -208,6 +208,6 @@ class PlaySession:
         if result is None:
             return
         c.print(result_table(result, self.tr))
-        winners = (self.t("cli.winners", seats=tuple(result.winners)) if result.winners
+        winners = (self.t("core.result.winners", seats=tuple(result.winners)) if result.winners
                    else self.t("cli.no_winner"))
         c.print(f"[bold]{escape(winners)}[/bold]")

@@ -63,8 +63,6 @@ class Tutorial(Generic[S, A, V]):
     steps: tuple[Step[S], ...]
     names: tuple[str, ...]
     """The seats' names (as many as the game's most players); the learner is the first."""
-    players: Callable[[S], int]
-    """How many seats a position has."""
     options: Callable[[S], Mapping[str, object]]
     """The options a position was built with (recorded with the match)."""
     catalogue: Catalogue
@@ -76,7 +74,7 @@ class Tutorial(Generic[S, A, V]):
         """A match at step ``index``'s position (chance and forced steps already applied)."""
         step = self.step(index)
         state = step.position()
-        names = self.names[: self.players(state)]
+        names = self.names[: self.game.num_players(state)]
         return Match.from_state(self.game, state, names, options=self.options(state), seed=self.seed)
 
     def step(self, index: int) -> Step[S]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
-import inspect
 import json
 import os
 import time
@@ -28,7 +27,7 @@ from tablero.registry import GAMES, get_game
 from tablero.server import tutorial as tutorials
 from tablero.server.i18n import UI, WEB_CATALOGUE
 from tablero.server.replay import Replays
-from tablero.server.rules_pages import pick_language, rules_page
+from tablero.server.rules_pages import pick_language, rules_page, web_dir
 from tablero.server.service import (
     MAX_MESSAGE,
     Clock,
@@ -50,12 +49,6 @@ STATUS: dict[str, int] = {
     ErrorCode.REVIEW_FORBIDDEN: 403,
     ErrorCode.NOT_OVER: 409,
 }
-
-
-def game_web_dir(game_id: str) -> Path:
-    """A game's own web folder (its board drawing), beside its rules."""
-    game = get_game(game_id)
-    return Path(inspect.getfile(type(game))).parent / "web"
 
 
 def create_app(
@@ -109,7 +102,7 @@ def create_app(
     # ------------------------------------------------------------------ pages
     @app.get("/", response_class=HTMLResponse)
     async def lobby(lang: str = "en") -> HTMLResponse:
-        return HTMLResponse(lobby_page(service, lang if lang in LANGUAGES else "en"))
+        return HTMLResponse(lobby_page(service, pick_language(lang)))
 
     @app.get("/game/{game_id}", response_class=HTMLResponse)
     async def table(game_id: str) -> HTMLResponse:
@@ -139,7 +132,7 @@ def create_app(
     async def board_file(game_id: str, name: str) -> Response:
         if name not in ("board.js", "board.css"):
             raise ServiceError(f"no file {name!r}", code=ErrorCode.UNKNOWN_GAME)
-        path = game_web_dir(game_id) / name
+        path = web_dir(game_id) / name
         if not path.is_file():
             return Response("", media_type="text/css" if name.endswith(".css") else "text/javascript")
         return FileResponse(path)
@@ -148,7 +141,7 @@ def create_app(
     @app.get("/api/meta")
     async def meta(lang: str = "en") -> dict[str, Any]:
         """The games for the lobby, their options' words in ``lang`` (one request for the form)."""
-        return {"games": service.games_meta(lang if lang in LANGUAGES else "en"), "languages": list(LANGUAGES)}
+        return {"games": service.games_meta(pick_language(lang)), "languages": list(LANGUAGES)}
 
     @app.get("/api/i18n/{lang}")
     async def i18n(lang: str) -> dict[str, str]:
@@ -174,7 +167,7 @@ def create_app(
     async def games(lang: str = "en", mine: str = "") -> dict[str, Any]:
         """The lobby's list, newest first; ``mine``: comma-separated ids this device plays (listed too)."""
         ids = [x for x in mine.split(",") if x][:100]
-        return {"games": service.listing(lang if lang in LANGUAGES else "en", ids)}
+        return {"games": service.listing(pick_language(lang), ids)}
 
     @app.post("/api/games")
     async def create(request: Request) -> dict[str, Any]:
@@ -197,7 +190,7 @@ def create_app(
         invite, lang = body.get("invite"), body.get("lang", "en")
         if not isinstance(invite, str) or not isinstance(lang, str):
             raise ServiceError("invitation: give the 'invite' (and a 'lang')", code=ErrorCode.MALFORMED)
-        return service.invitation(game_id, invite, lang if lang in LANGUAGES else "en")
+        return service.invitation(game_id, invite, pick_language(lang))
 
     @app.post("/api/games/{game_id}/invite")
     async def reinvite(game_id: str, request: Request) -> dict[str, Any]:
@@ -225,7 +218,8 @@ def create_app(
     replays = Replays()
 
     @app.get("/api/games/{game_id}/replay")
-    async def replay(game_id: str, seat: str = "", at: int | None = None, lang: str = "en") -> dict[str, Any]:
+    async def replay(game_id: str, seat: str = "", at: int | None = None, since: int = 0,
+                     lang: str = "en") -> dict[str, Any]:
         """Seat ``seat`` (empty or ``spectator``: the spectator) after ``at`` record entries of a
         finished game (default: the end), with its log so far: see :mod:`tablero.server.replay`."""
         live = service.get(game_id)
@@ -235,8 +229,8 @@ def create_app(
             viewer = int(seat)
         else:
             raise ServiceError("replay: 'seat' is a seat number or 'spectator'", code=ErrorCode.MALFORMED)
-        lang = lang if lang in LANGUAGES else "en"
-        out = replays.payload(game_id, live.match, viewer, at, live.tr(lang))
+        lang = pick_language(lang)
+        out = replays.payload(game_id, live.match, viewer, at, live.tr(lang), since=max(0, since))
         out["seats"] = service.public_seats(live, lang)
         out["title"] = live.game.title
         return out

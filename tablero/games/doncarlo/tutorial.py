@@ -178,7 +178,6 @@ TUTORIAL: Final[Tutorial[DonCarloState, DonCarloAction, DonCarloView]] = Tutoria
     intro=Message("tut.dc.intro"),
     steps=STEPS,
     names=NAMES,
-    players=lambda s: s.n,
     options=options_of,
     catalogue=CATALOGUE,
 )

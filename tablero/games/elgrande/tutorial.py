@@ -248,7 +248,6 @@ TUTORIAL: Final[Tutorial[ElGrandeState, EGAction, ElGrandeView]] = Tutorial(
     intro=Message("tut.eg.intro"),
     steps=STEPS,
     names=NAMES,
-    players=lambda s: s.n,
     options=options_of,
     catalogue=CATALOGUE,
 )

@@ -211,7 +211,6 @@ TUTORIAL: Final[Tutorial[MafiaState, MLAction, MafiaView]] = Tutorial(
     intro=Message("tut.ml.intro"),
     steps=STEPS,
     names=NAMES,
-    players=lambda s: s.n,
     options=options_of,
     catalogue=CATALOGUE,
 )
