@@ -118,7 +118,11 @@ def test_a_german_table_log_shows_the_server_lines(browser: Any, server: str, sh
     page.wait_for_function("() => document.querySelectorAll('.log li .t').length >= 20", timeout=30_000)
     shown = page.eval_on_selector_all(".log li .t", "els => els.map((e) => e.textContent)")
     page.screenshot(path=str(SHOTS / f"words-el-grande-de-{shot}.png"), full_page=True)
-    page.locator(".log-box").screenshot(path=str(SHOTS / f"words-el-grande-de-log-{shot}.png"))
+    # The bots keep moving and the table redraws the log box: an element screenshot can find it
+    # detached, so the box's rectangle is read in one step and the page is clipped to it.
+    box = page.evaluate("""() => { const r = document.querySelector('.log-box').getBoundingClientRect();
+                                   return {x: r.x + scrollX, y: r.y + scrollY, width: r.width, height: r.height}; }""")
+    page.screenshot(path=str(SHOTS / f"words-el-grande-de-log-{shot}.png"), clip=box, full_page=True)
     with connect(f"ws://{server.removeprefix('http://')}/ws/{g['id']}") as ws:
         ws.send(json.dumps({"type": "hello", "tokens": [], "lang": "de"}))
         update = json.loads(ws.recv(timeout=30))
