@@ -1031,8 +1031,7 @@
      * names (someone who joined later is named in the earlier lines too). A line that opens a
      * round or a month ("section": true) is a header; a table's note (a hint asked, a bot moving
      * for someone) is set apart. The list is kept between drawings and only grows by the new
-     * lines; the browser skips the lines out of view (content-visibility), so a long log stays
-     * cheap. Scrolled back, it stays where the reader is; at the bottom, it follows new lines. */
+     * lines. Scrolled back, it stays where the reader is; at the bottom, it follows new lines. */
     function logBox(p) {
       const key = logKey(p), lines = S.logs[key] || [];
       const names = p.seats.map(s => s.name);
@@ -1073,8 +1072,7 @@
       return el("div", { class: "log-box" }, el("h2", {}, t("table.log")), ol);
     }
     /* The log list leaves the page at every drawing, and its scroll position with it: put it back
-     * where the reader was, or at the newest line. Lines come into view with their real heights a
-     * frame later (content-visibility), so following the bottom takes a few frames. */
+     * where the reader was, or at the newest line (for a few frames: fresh lines animate in). */
     function placeLog() {
       const L = S.logView;
       if (!L || !L.ol.isConnected) return;
