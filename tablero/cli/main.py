@@ -11,7 +11,7 @@ import gc
 import json
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -22,20 +22,20 @@ from rich.table import Table
 
 from tablero.bench import bench as run_bench
 from tablero.bots import Bot, make_bot
-from tablero.bots.registry import is_peeking
 from tablero.bots.search.analysis import ANALYSIS_BUDGET
 from tablero.bots.search.analysis import analyze as run_analysis
 from tablero.bots.search.bots import game_budget
 from tablero.bots.search.ismcts import Budget
+from tablero.cli.common import DataList, Lang, OptionList, _check_lang, _fail, _game, _options, _seats
 from tablero.cli.text import CLI_CATALOGUE
 from tablero.cli.tui import HUMAN, InputFn, PlaySession, result_table, seat_names
 from tablero.core.errors import TableroError
 from tablero.core.events import Event
 from tablero.core.match import Match
-from tablero.core.messages import LANGUAGES, Message, Translator
+from tablero.core.messages import Message, Translator
 from tablero.core.protocol import Game, Player, Result
 from tablero.core.record import GameRecord, check_versions
-from tablero.registry import GAMES, get_game
+from tablero.registry import GAMES
 from tablero.sim import SeatStats
 from tablero.sim import simulate as run_simulate
 
@@ -58,63 +58,6 @@ def _reader() -> InputFn:
     return lambda prompt: read_line(prompt)
 
 
-def _fail(text: str, lang: str = "en", code: int = 2) -> NoReturn:
-    tr = Translator(lang if lang in LANGUAGES else "en", [CLI_CATALOGUE])
-    Console(stderr=True).print(f"[red]{escape(tr(Message('cli.error', text=text)))}[/red]")
-    raise typer.Exit(code)
-
-
-def _check_lang(lang: str) -> str:
-    if lang not in LANGUAGES:
-        _fail(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
-    return lang
-
-
-def _game(game_id: str, lang: str) -> Game[Any, Any, Any]:
-    try:
-        return get_game(game_id)
-    except TableroError as exc:
-        _fail(str(exc), lang)
-
-
-def _options(pairs: list[str] | None, lang: str) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for pair in pairs or []:
-        name, sep, value = pair.partition("=")
-        if not sep or not name.strip():
-            _fail(f"--option expects NAME=VALUE, got {pair!r}", lang)
-        out[name.strip()] = value.strip()
-    return out
-
-
-def _seats(text: str, game: Game[Any, Any, Any], lang: str, *, humans: bool) -> list[str]:
-    seats = [s.strip().lower() for s in text.split(",") if s.strip()]
-    if not game.min_players <= len(seats) <= game.max_players:
-        _fail(f"{game.id} takes {game.min_players}-{game.max_players} seats, not {len(seats)} "
-              f"(--seats {text!r})", lang)
-    for s in seats:
-        if s == HUMAN:
-            if not humans:
-                _fail(f"{HUMAN!r} cannot take part in a simulation; seat bots only", lang)
-            continue
-        if humans and is_peeking(s):
-            _fail(f"{s!r} sees the hidden cards (a baseline for simulations only) and never plays "
-                  "at a table with people; choose another bot", lang)
-        try:
-            make_bot(s, game.id)
-        except TableroError as exc:
-            hint = f" (or {HUMAN!r} for a person)" if humans else ""
-            _fail(f"{exc}{hint}", lang)
-    return seats
-
-
-Lang = Annotated[str, typer.Option("--lang", help="Language: en or de.")]
-OptionList = Annotated[
-    list[str] | None,
-    typer.Option("--option", "-o", help="A game option NAME=VALUE (repeatable)."),
-]
-
-
 # ---------------------------------------------------------------------------- play
 @app.command()
 def play(
@@ -122,6 +65,7 @@ def play(
     seats: Annotated[str, typer.Option(help="Comma-separated seats: 'you' for a person, or a bot name.")]
     = "you,greedy,random",
     option: OptionList = None,
+    data: DataList = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the chance RNG (random if left out).")] = None,
     lang: Lang = "en",
     save: Annotated[Path | None, typer.Option(help="Save the game record (JSON) to this file.")] = None,
@@ -130,7 +74,7 @@ def play(
     _check_lang(lang)
     game = _game(game_id, lang)
     seat_list = _seats(seats, game, lang, humans=True)
-    options = _options(option, lang)
+    options = _options(option, lang, data)
     try:
         match = Match(game, seat_list, options=options, seed=seed)
     except TableroError as exc:
@@ -162,6 +106,7 @@ def simulate(
     games: Annotated[int, typer.Option(min=1, help="Number of games.")] = 1000,
     seed: Annotated[int, typer.Option(help="Master seed: game i uses derive_seed(seed, i).")] = 1,
     option: OptionList = None,
+    data: DataList = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object, nothing else.")] = False,
     save_dir: Annotated[Path | None, typer.Option(help="Save every game record into this folder.")] = None,
     workers: Annotated[int, typer.Option(min=1, help="Worker processes (same results as 1).")] = 1,
@@ -173,7 +118,7 @@ def simulate(
     _check_lang(lang)
     game = _game(game_id, lang)
     seat_list = _seats(seats, game, lang, humans=False)
-    options = _options(option, lang)
+    options = _options(option, lang, data)
     try:
         game.resolve_options(len(seat_list), options)
     except TableroError as exc:

@@ -12,6 +12,7 @@ class ErrorCode(StrEnum):
     STALE = "action/stale_version"
     UNDO = "action/no_undo"
     OPTION = "game/bad_option"
+    DATA = "game/bad_data"
     PLAYERS = "game/bad_player_count"
     RECORD = "record/invalid"
     UNKNOWN_GAME = "game/unknown"
@@ -58,6 +59,12 @@ class ActionParseError(TableroError):
 
 class OptionError(TableroError):
     code = ErrorCode.OPTION
+
+
+class DataError(OptionError):
+    """A data override (``--data NAME=VALUE``) names no overridable value or has a bad value."""
+
+    code = ErrorCode.DATA
 
 
 class RecordError(TableroError):

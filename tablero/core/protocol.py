@@ -52,7 +52,7 @@ from typing import Any, ClassVar, Final, Generic, Protocol, Self, TypeVar
 
 from tablero.core import serial
 from tablero.core.codec import ActionCodec
-from tablero.core.errors import ErrorCode, IllegalActionError, OptionError, TableroError
+from tablero.core.errors import DataError, ErrorCode, IllegalActionError, OptionError, TableroError
 from tablero.core.events import Event
 from tablero.core.messages import Catalogue, Message
 
@@ -118,6 +118,129 @@ class OptionSpec:
     choices: tuple[str, ...] = ()
     check: Callable[[object, int], object] | None = None
     """Validates (and may normalise) a parsed value for a player count; raises ValueError."""
+
+
+DATA_OPTION: Final = "data"
+"""The reserved option that carries a table's data overrides: ``{"data": {NAME: value}}``.
+
+Overrides travel with the options, so whatever keeps a game's options — a record, a stored
+server game, a simulation job — keeps its overrides too, and a replay applies them again.
+"""
+
+DataValue = int | tuple[int, ...] | frozenset[int]
+"""What an overridable data value is: a number, a row of numbers (a table's column, in order)
+or a set of numbers (the rounds that score)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DataSpec:
+    """One value of a game's data module that a run may override by name (``--data NAME=VALUE``).
+
+    The values the specification marks (R) (reconstructed) or (single source): an owner of the
+    real box corrects them here without editing files. ``name`` is the data module's name for it
+    (``BEGINNER_GOAL``; a field of one card or country is ``TABLE.ID.FIELD``, e.g.
+    ``COUNTRIES.land_8.points``). The kind follows ``default``: an int, a tuple of ints (text
+    ``6,5,5,4``; ``length`` fixes how many) or a frozenset of ints (text ``3,6,9``). Every number
+    lies in ``low``..``high``; ``check`` may refuse a whole value (raise ValueError).
+    """
+
+    name: str
+    default: DataValue
+    help: str
+    low: int | None = None
+    high: int | None = None
+    length: int | None = None
+    source: str = "R"
+    """Why it may be overridden: ``R`` (reconstruction) or ``single source``."""
+    check: Callable[[DataValue], None] | None = None
+
+    @property
+    def kind(self) -> str:
+        """``int``, ``ints`` (a tuple) or ``set`` (a frozenset)."""
+        if isinstance(self.default, frozenset):
+            return "set"
+        return "ints" if isinstance(self.default, tuple) else "int"
+
+    def parse(self, value: object) -> DataValue:
+        """A value from command-line text (``6,5,5``) or JSON (a number, a list), checked."""
+        items: list[object]
+        if isinstance(value, str):
+            text = value.strip()
+            items = [t.strip() for t in text.split(",")] if text else []
+        elif isinstance(value, (list, tuple, frozenset, set)):
+            items = sorted(value) if isinstance(value, (set, frozenset)) else list(value)
+        else:
+            items = [value]
+        numbers = [_data_int(self.name, v) for v in items]
+        for v in numbers:
+            if (self.low is not None and v < self.low) or (self.high is not None and v > self.high):
+                raise DataError(f"data {self.name}: {v} is out of range {_range(self.low, self.high)}")
+        out: DataValue
+        if self.kind == "int":
+            if len(numbers) != 1:
+                raise DataError(f"data {self.name} is one whole number, not {value!r}")
+            out = numbers[0]
+        elif self.kind == "ints":
+            want = self.length if self.length is not None else len(self.default)  # type: ignore[arg-type]
+            if len(numbers) != want:
+                raise DataError(f"data {self.name} takes {want} numbers separated by commas, not {len(numbers)}")
+            out = tuple(numbers)
+        else:
+            out = frozenset(numbers)
+        if self.check is not None:
+            try:
+                self.check(out)
+            except ValueError as exc:
+                raise DataError(f"data {self.name}={data_json(out)}: {exc}") from exc
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        """The spec for a client (the lobby's advanced section): name, kind, default, range."""
+        return {"name": self.name, "kind": self.kind, "default": data_json(self.default), "help": self.help,
+                "low": self.low, "high": self.high, "length": self.length, "source": self.source}
+
+
+def _data_int(name: str, value: object) -> int:
+    if isinstance(value, bool):
+        raise DataError(f"data {name}: expected a whole number, got {value!r}")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        try:
+            return int(value.strip())
+        except ValueError:
+            pass
+    raise DataError(f"data {name}: expected a whole number, got {value!r}")
+
+
+def _range(low: int | None, high: int | None) -> str:
+    return f"{'' if low is None else low}..{'' if high is None else high}"
+
+
+def data_json(value: DataValue) -> int | list[int]:
+    """A data value as JSON: a number, or a list (a set sorted)."""
+    if isinstance(value, frozenset):
+        return sorted(value)
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+def resolve_data(game_id: str, specs: Sequence[DataSpec], overrides: object) -> dict[str, DataValue]:
+    """Checked data overrides, in the specs' order: ``{NAME: value}`` (raises DataError).
+
+    ``overrides`` is a mapping of names to text or JSON values (None or {} for none).
+    """
+    if overrides is None:
+        return {}
+    if not isinstance(overrides, Mapping):
+        raise DataError(f"data overrides must be NAME=VALUE pairs, not {overrides!r}")
+    by_name = {d.name: d for d in specs}
+    unknown = sorted(str(k) for k in overrides if k not in by_name)
+    if unknown:
+        known = ", ".join(by_name) or "none"
+        raise DataError(f"{game_id} has no overridable data value {unknown[0]!r}; known: {known}")
+    return {d.name: d.parse(overrides[d.name]) for d in specs if d.name in overrides}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -232,12 +355,16 @@ def check_start_seat(value: object, players: int) -> object:
 
 
 def resolve_options(game_id: str, min_players: int, max_players: int, specs: Sequence[OptionSpec],
-                    players: int, options: Mapping[str, object] | None = None) -> dict[str, Any]:
+                    players: int, options: Mapping[str, object] | None = None,
+                    data_specs: Sequence[DataSpec] = ()) -> dict[str, Any]:
     """A game's options for a player count: defaults filled in, text parsed, every value checked.
 
     What ``Game.resolve_options`` does, as a function, for the parts of a game below its
     façade (a scenario builder) that must read options exactly as the game does.
-    Raises :class:`TableroError` for a player count out of range, :class:`OptionError` else.
+    Data overrides come under the reserved key :data:`DATA_OPTION`, are checked against
+    ``data_specs`` and stay there (resolved, as JSON-ready values) only when there are any, so
+    the options of a game without overrides keep their shape. Raises :class:`TableroError` for a
+    player count out of range, :class:`DataError` for a bad override, :class:`OptionError` else.
     """
     if not min_players <= players <= max_players:
         raise TableroError(
@@ -245,6 +372,7 @@ def resolve_options(game_id: str, min_players: int, max_players: int, specs: Seq
         )
     by_name = {o.name: o for o in specs}
     given = dict(options or {})
+    data = resolve_data(game_id, data_specs, given.pop(DATA_OPTION, None))
     unknown = sorted(set(given) - set(by_name))
     if unknown:
         raise OptionError(f"unknown option {unknown[0]!r} for {game_id}; known: {', '.join(by_name) or 'none'}")
@@ -261,7 +389,15 @@ def resolve_options(game_id: str, min_players: int, max_players: int, specs: Seq
         except (ValueError, TypeError) as exc:
             raise OptionError(f"option {name}={given.get(name)!r}: {exc}") from exc
         out[name] = value
+    if data:
+        out[DATA_OPTION] = {k: data_json(v) for k, v in data.items()}
     return out
+
+
+def data_overrides(game_id: str, specs: Sequence[DataSpec],
+                   options: Mapping[str, object] | None) -> dict[str, DataValue]:
+    """The data overrides of (resolved) options as Python values (tuples, frozensets)."""
+    return resolve_data(game_id, specs, (options or {}).get(DATA_OPTION))
 
 
 class Game(ABC, Generic[S, A, V]):
@@ -274,11 +410,18 @@ class Game(ABC, Generic[S, A, V]):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     options: ClassVar[tuple[OptionSpec, ...]] = ()
+    data_specs: ClassVar[tuple[DataSpec, ...]] = ()
+    """The data values a run may override (``--data NAME=VALUE``), see :class:`DataSpec`."""
 
     # ----------------------------------------------------------------- setup
     def resolve_options(self, players: int, options: Mapping[str, object] | None = None) -> dict[str, Any]:
         """Defaults filled in, text values parsed, every value checked; raises OptionError."""
-        return resolve_options(self.id, self.min_players, self.max_players, self.options, players, options)
+        return resolve_options(self.id, self.min_players, self.max_players, self.options, players, options,
+                               self.data_specs)
+
+    def data_overrides(self, options: Mapping[str, object] | None) -> dict[str, DataValue]:
+        """The checked data overrides in ``options`` (under :data:`DATA_OPTION`), by name."""
+        return data_overrides(self.id, self.data_specs, options)
 
     @abstractmethod
     def new_initial_state(self, players: int, options: Mapping[str, object] | None = None) -> S:
@@ -478,13 +621,25 @@ class Game(ABC, Generic[S, A, V]):
     def render(self, view: V, tr: Callable[[Message], str]) -> str:
         """A text picture of the table for the terminal (may use rich markup)."""
 
-    def table_data(self) -> dict[str, Any]:
+    def table_data(self, options: Mapping[str, object] | None = None) -> dict[str, Any]:
         """Public, fixed facts a table drawing needs (map values, card tables), JSON-ready.
 
         Taken from the game's data module, so a board in the browser never keeps a copy that
-        could drift from the rules' data.
+        could drift from the rules' data; ``options`` are a table's resolved options, whose
+        data overrides (:data:`DATA_OPTION`) the facts then show.
         """
         return {}
+
+    def rounds(self, state: S) -> int | None:
+        """How far the game in ``state`` got in its own unit of length (El Grande's and Don
+        Carlo's rounds, Mafia Legend's months): what the lab reports as game length beside the
+        record entries. Default: None (no such unit)."""
+        return None
+
+    def seat_roles(self, state: S) -> tuple[str, ...] | None:
+        """Each seat's family or colour in ``state`` (an id of the game's data), for statistics
+        per family; None where the game has no such thing apart from the seat. Default: None."""
+        return None
 
     # ----------------------------------------------------------------- action spaces
     @abstractmethod

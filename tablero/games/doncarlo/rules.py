@@ -189,7 +189,7 @@ class DonCarlo(Game[DonCarloState, DonCarloAction, DonCarloView]):
         """The line that opens a round ("Round 3"): the turn has come round past the start seat."""
         return msg.id == "dc.round"
 
-    def table_data(self) -> dict[str, Any]:
+    def table_data(self, options: Mapping[str, object] | None = None) -> dict[str, Any]:
         return data.table_data()
 
     def render(self, view: DonCarloView, tr: Callable[[Message], str]) -> str:

@@ -178,7 +178,7 @@ class ElGrande(Game[ElGrandeState, EGAction, ElGrandeView]):
         """The line that opens a round ("Round 3")."""
         return msg.id == "eg.round"
 
-    def table_data(self) -> dict[str, Any]:
+    def table_data(self, options: Mapping[str, object] | None = None) -> dict[str, Any]:
         return data.table_data()
 
     def render(self, view: ElGrandeView, tr: Callable[[Message], str]) -> str:

@@ -249,7 +249,7 @@ class Mafia(Game[MafiaState, MLAction, MafiaView]):
         """The line that opens a month ("Month 3")."""
         return msg.id == "ml.month"
 
-    def table_data(self) -> dict[str, Any]:
+    def table_data(self, options: Mapping[str, object] | None = None) -> dict[str, Any]:
         return data.table_data()
 
     def render(self, view: MafiaView, tr: Callable[[Message], str]) -> str:
