@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 PYTHON ?= python3
 JOBS ?= 2
 
-.PHONY: install play serve services test test-deep lint typecheck pytest bench bench-bots bench-server clean
+.PHONY: install play serve services test test-deep lint typecheck pytest bench bench-bots bench-server bench-study clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -66,6 +66,11 @@ bench-server: install services
 	$(BIN)/python -m tablero.server.bench --games 200 --players 4 --think 1.0 --seconds 30
 	$(BIN)/python -m tablero.server.bench --games 200 --players 4 --think 1.0 --seconds 30 \
 		--database postgresql+psycopg://tablero:tablero@127.0.0.1:5432/tablero_bench
+
+## Games/s of the executor on 1 and 2 local workers and Ray local (2 CPUs), with the scaling
+## efficiency, as JSON (docs/bench-study.json; docs/cluster.md).
+bench-study: install
+	$(BIN)/python -m tablero.study.scaling --repeat 3 --out docs/bench-study.json
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

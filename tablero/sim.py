@@ -2,8 +2,8 @@
 
 Game ``i`` of a run with master seed ``seed`` uses the match seed ``derive_seed(seed, i)``;
 the bot in seat ``p`` draws from ``match.bot_rng(that seed, p)``. A run is therefore fully
-reproducible, and ``workers > 1`` gives the very same numbers as ``workers = 1`` (the games
-are the same and are summed in the same order).
+reproducible, and ``workers > 1`` or Ray give the very same numbers as ``workers = 1`` (the
+games are the same and are summed in the same order: :mod:`tablero.study.executor`).
 
 With ``rotate``, game ``i`` seats the bots of the seat list rotated by ``i % n``
 (:func:`seating`): seat ``p`` gets ``seats[(p + i) % n]``, so over every block of ``n`` games
@@ -14,62 +14,22 @@ advantage of a seat), with ``bot`` set to :data:`ROTATED`.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from tablero.bots import make_bot
-from tablero.core.match import Match, bot_rng
-from tablero.core.protocol import CHANCE, Game
+from tablero.core.protocol import Game
 from tablero.core.rng import derive_seed
 from tablero.registry import get_game
+from tablero.study.executor import GameJob, GameOutcome, Progress, play_job, run_jobs
+from tablero.study.stats import ROTATED, Z95, seating, wilson_interval
 
-Progress = Callable[[int, int], None]
-"""Called as ``progress(games_done, games_total)`` after each finished game."""
-
-Z95 = 1.959963984540054
-
-ROTATED = "rotated"
-"""The ``bot`` of a seat position in a rotated run: every bot sat there in turn."""
-
-
-def seating(seats: Sequence[str], index: int, rotate: bool) -> tuple[str, ...]:
-    """The bots of game ``index``: ``seats`` itself, or rotated by ``index % n`` (seat p gets
-    ``seats[(p + index) % n]``)."""
-    if not rotate:
-        return tuple(seats)
-    n = len(seats)
-    return tuple(seats[(p + index) % n] for p in range(n))
-
-
-def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for a proportion (successes may be fractional: shared wins)."""
-    if n <= 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    low = 0.0 if successes <= 0 else max(0.0, centre - half)
-    high = 1.0 if successes >= n else min(1.0, centre + half)
-    return (low, high)
-
-
-@dataclass(frozen=True, slots=True)
-class GameOutcome:
-    """What one simulated game contributes to the statistics."""
-
-    index: int
-    seed: int
-    players: tuple[str, ...]
-    """The bot in each seat of this game (the seat list, rotated under ``rotate``)."""
-    scores: tuple[float, ...]
-    win_shares: tuple[float, ...]
-    actions: int
-    decisions: int
+__all__ = [
+    "ROTATED", "Z95", "GameOutcome", "Progress", "SeatStats", "SimResult", "game_jobs", "play_one", "seating",
+    "simulate", "wilson_interval",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,67 +88,38 @@ class SimResult:
         }
 
 
+def game_jobs(game: Game[Any, Any, Any], seats: Sequence[str], games: int, seed: int,
+              options: Mapping[str, Any] | None = None, save_dir: str | None = None,
+              rotate: bool = False) -> list[GameJob]:
+    """The jobs of a run: game ``i`` with match seed ``derive_seed(seed, i)``, seated by :func:`seating`."""
+    opts = dict(options) if options else None
+    return [GameJob(index=i, game=game.id, seats=seating(seats, i, rotate), seed=derive_seed(seed, i),
+                    options=opts, save_dir=save_dir) for i in range(games)]
+
+
 def play_one(game: Game[Any, Any, Any], seats: Sequence[str], index: int, seed: int,
              options: Mapping[str, Any] | None = None, save_dir: str | None = None,
              rotate: bool = False) -> GameOutcome:
     """Play game ``index`` of a run with master ``seed``; bots only (seated by :func:`seating`)."""
     game_seed = derive_seed(seed, index)
-    players = seating(seats, index, rotate)
-    match = Match(game, list(players), options=options, seed=game_seed)
-    bots = {p: make_bot(name, game.id) for p, name in enumerate(players)}
-    rngs = {p: bot_rng(game_seed, p) for p in bots}
-    match.play_bots(bots, rngs)
-    result = match.result()
-    if result is None:
-        raise RuntimeError(f"game {index} (seed {game_seed}) stopped before its end")
-    if save_dir is not None:
-        match.record.save(Path(save_dir) / f"{game.id}-{index:06d}.json")
-    entries = match.record.entries
-    return GameOutcome(
-        index=index,
-        seed=game_seed,
-        players=players,
-        scores=result.scores,
-        win_shares=tuple(result.win_share(p) for p in range(len(players))),
-        actions=len(entries),
-        decisions=sum(1 for actor, _ in entries if actor != CHANCE),
-    )
-
-
-_Chunk = tuple[str, tuple[str, ...], int, int, int, dict[str, Any] | None, str | None, bool]
-
-
-def _play_chunk(args: _Chunk) -> list[GameOutcome]:
-    game_id, seats, start, stop, seed, options, save_dir, rotate = args
-    game = get_game(game_id)
-    return [play_one(game, seats, i, seed, options, save_dir, rotate) for i in range(start, stop)]
-
-
-def _outcomes(game: Game[Any, Any, Any], seats: tuple[str, ...], games: int, seed: int,
-              options: dict[str, Any] | None, save_dir: str | None, workers: int,
-              rotate: bool) -> Iterator[GameOutcome]:
-    if workers <= 1 or games < 2:
-        for i in range(games):
-            yield play_one(game, seats, i, seed, options, save_dir, rotate)
-        return
-    chunk = max(1, min(50, games // (workers * 8) or 1))
-    jobs: list[_Chunk] = [(game.id, seats, s, min(s + chunk, games), seed, options, save_dir, rotate)
-                          for s in range(0, games, chunk)]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for part in pool.map(_play_chunk, jobs):  # map keeps the order of the games
-            yield from part
+    job = GameJob(index=index, game=game.id, seats=seating(seats, index, rotate), seed=game_seed,
+                  options=dict(options) if options else None, save_dir=save_dir)
+    return play_job(job)
 
 
 def simulate(game: Game[Any, Any, Any] | str, seats: Sequence[str], games: int, seed: int,
              options: Mapping[str, object] | None = None, progress: Progress | None = None,
-             save_dir: str | Path | None = None, workers: int = 1, rotate: bool = False) -> SimResult:
+             save_dir: str | Path | None = None, workers: int = 1, rotate: bool = False,
+             ray: str | None = None) -> SimResult:
     """Play ``games`` bot-only games and collect per-seat and per-bot statistics.
 
     ``seats`` holds a bot name per seat (``make_bot``; parameters after ``:`` as in
     ``ismcts:iterations=400``); a first place shared by k seats counts 1/k of a win for each.
-    With ``rotate`` game ``i`` seats the list rotated by ``i % n`` (:func:`seating`). Raises
+    With ``rotate`` game ``i`` seats the list rotated by ``i % n`` (:func:`seating`). The games
+    run on :func:`tablero.study.executor.run_jobs`: in this process, ``workers`` processes, or
+    Ray (``ray="local"`` or a cluster's address), with the same result on every engine. Raises
     TableroError for an unknown game or bot, a wrong number of seats or a bad option (before
-    any game is played).
+    any game is played), ExecutorError when Ray cannot be reached.
     """
     if isinstance(game, str):
         game = get_game(game)
@@ -212,8 +143,9 @@ def simulate(game: Game[Any, Any, Any] | str, seats: Sequence[str], games: int, 
     bot_scores = dict.fromkeys(names, 0.0)
     bot_games = dict.fromkeys(names, 0)
     actions = decisions = 0
-    outcomes = _outcomes(game, seats, games, seed, opts, directory, max(1, workers), rotate)
-    for done, out in enumerate(outcomes, 1):
+    outcomes: Iterator[GameOutcome] = run_jobs(game_jobs(game, seats, games, seed, opts, directory, rotate),
+                                               workers=workers, ray=ray, progress=progress)
+    for out in outcomes:
         for p, name in enumerate(out.players):
             wins[p] += out.win_shares[p]
             score_sum[p] += out.scores[p]
@@ -222,8 +154,6 @@ def simulate(game: Game[Any, Any, Any] | str, seats: Sequence[str], games: int, 
             bot_games[name] += 1
         actions += out.actions
         decisions += out.decisions
-        if progress is not None:
-            progress(done, games)
     stats = tuple(
         SeatStats(seat=p, bot=ROTATED if rotate else seats[p], wins=wins[p], win_share=wins[p] / games,
                   ci95=wilson_interval(wins[p], games), mean_score=score_sum[p] / games, games=games)

@@ -94,3 +94,16 @@ DataList = Annotated[
     typer.Option("--data", "-d", help="Override a reconstructed data value NAME=VALUE (repeatable; "
                  "numbers as 6,5,5 for a row). Recorded with the game."),
 ]
+
+
+WorkersOption = Annotated[
+    int,
+    typer.Option("--workers", min=1, help="Worker processes on this machine (same results as 1)."),
+]
+RayOption = Annotated[
+    str | None,
+    typer.Option("--ray", metavar="local|ADDRESS",
+                 help="Play the games on Ray: 'local' starts a Ray instance on this machine (stopped at the "
+                 "end; --workers CPUs, all when 1), HOST:6379 or ray://HOST:10001 joins a running cluster. "
+                 "Same results as one process."),
+]

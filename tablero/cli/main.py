@@ -26,8 +26,21 @@ from tablero.bots.search.analysis import ANALYSIS_BUDGET
 from tablero.bots.search.analysis import analyze as run_analysis
 from tablero.bots.search.bots import game_budget
 from tablero.bots.search.ismcts import Budget
-from tablero.cli.common import DataList, Lang, OptionList, _check_lang, _fail, _game, _options, _seats
+from tablero.cli.common import (
+    DataList,
+    Lang,
+    OptionList,
+    RayOption,
+    WorkersOption,
+    _check_lang,
+    _fail,
+    _game,
+    _options,
+    _seats,
+)
+from tablero.cli.lab import lab
 from tablero.cli.text import CLI_CATALOGUE
+from tablero.cli.tournament import tournament
 from tablero.cli.tui import HUMAN, InputFn, PlaySession, result_table, seat_names
 from tablero.core.errors import TableroError
 from tablero.core.events import Event
@@ -109,7 +122,8 @@ def simulate(
     data: DataList = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object, nothing else.")] = False,
     save_dir: Annotated[Path | None, typer.Option(help="Save every game record into this folder.")] = None,
-    workers: Annotated[int, typer.Option(min=1, help="Worker processes (same results as 1).")] = 1,
+    workers: WorkersOption = 1,
+    ray: RayOption = None,
     rotate: Annotated[bool, typer.Option(
         "--rotate", help="Rotate the seats from game to game: every bot plays every seat equally often.")] = False,
     lang: Lang = "en",
@@ -126,8 +140,11 @@ def simulate(
     # Under rotation a seat position has no one bot: the positions keep their plain names.
     tr = Translator(lang, [game.catalogue(), CLI_CATALOGUE], [] if rotate else seat_names(seat_list, lang))
     if as_json:
-        result = run_simulate(game, seat_list, games, seed, options, save_dir=save_dir, workers=workers,
-                              rotate=rotate)
+        try:
+            result = run_simulate(game, seat_list, games, seed, options, save_dir=save_dir, workers=workers,
+                                  rotate=rotate, ray=ray)
+        except TableroError as exc:  # Ray missing or out of reach
+            _fail(str(exc), lang)
         typer.echo(json.dumps(result.to_json()))
         return
     with Progress(
@@ -135,9 +152,12 @@ def simulate(
         console=Console(stderr=True), transient=True,
     ) as bar:
         task = bar.add_task(tr(Message("cli.sim.progress")), total=games)
-        result = run_simulate(game, seat_list, games, seed, options,
-                              progress=lambda done, total: bar.update(task, completed=done),
-                              save_dir=save_dir, workers=workers, rotate=rotate)
+        try:
+            result = run_simulate(game, seat_list, games, seed, options,
+                                  progress=lambda done, total: bar.update(task, completed=done),
+                                  save_dir=save_dir, workers=workers, rotate=rotate, ray=ray)
+        except TableroError as exc:
+            _fail(str(exc), lang)
     console = Console(highlight=False)
     columns = (("cli.sim.wins", "right"), ("cli.sim.share", "right"), ("cli.sim.ci", "right"),
                ("cli.sim.score", "right"))
@@ -391,6 +411,10 @@ def serve(
     gc.set_threshold(20_000, 10, 10)
     typer.echo(f"tablero: http://{host}:{port}")
     uvicorn.run(web, host=host, port=port, ws_max_size=65_536, log_level="warning")
+
+
+app.command()(lab)
+app.command()(tournament)
 
 
 def main() -> None:

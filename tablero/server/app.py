@@ -139,9 +139,10 @@ def create_app(
 
     # ------------------------------------------------------------------ API
     @app.get("/api/meta")
-    async def meta(lang: str = "en") -> dict[str, Any]:
-        """The games for the lobby, their options' words in ``lang`` (one request for the form)."""
-        return {"games": service.games_meta(pick_language(lang)), "languages": list(LANGUAGES)}
+    async def meta(lang: str = "en", data: bool = True) -> dict[str, Any]:
+        """The games for the lobby, their options' words in ``lang`` (one request for the form);
+        ``data=false`` leaves out the rules data overrides (the table asks only for the bot levels)."""
+        return {"games": service.games_meta(pick_language(lang), data=data), "languages": list(LANGUAGES)}
 
     @app.get("/api/i18n/{lang}")
     async def i18n(lang: str) -> dict[str, str]:
@@ -162,6 +163,12 @@ def create_app(
     @app.get("/api/table-data/{game_id}")
     async def table_data(game_id: str) -> dict[str, Any]:
         return get_game(game_id).table_data()
+
+    @app.get("/api/games/{game_id}/table-data")
+    async def game_table_data(game_id: str) -> dict[str, Any]:
+        """One table's data for its drawings: the game's, with the table's data overrides in."""
+        live = service.get(game_id)
+        return live.game.table_data(live.stored.options)
 
     @app.get("/api/games")
     async def games(lang: str = "en", mine: str = "") -> dict[str, Any]:
@@ -336,13 +343,20 @@ def lobby_page(service: GameService, lang: str) -> str:
 <section id="created" class="card" hidden></section>
 <section class="card"><h2>{html.escape(ui["lobby.games"])}</h2><div id="game-list"></div></section>
 </main>
-<script src="/static/app/app.js"></script>
+<script src="/static/app/app.js"></script>{_parts(LOBBY_PARTS)}
 <script>Tablero.lobby();</script>
 </body></html>"""
 
 
-TABLE_PARTS = ("chat.js", "endscreen.js", "replay.js")
+TABLE_PARTS = ("chat.js", "endscreen.js", "replay.js", "advanced.js")
 """The table's parts beside app.js (each adds to ``Tablero.parts``), loaded when present."""
+
+LOBBY_PARTS = ("advanced.js",)
+"""The lobby's and the join page's parts beside app.js (``Tablero.parts``), loaded when present."""
+
+
+def _parts(names: tuple[str, ...]) -> str:
+    return "".join(f'\n<script src="/static/app/{name}"></script>' for name in names if (STATIC / name).is_file())
 
 
 def table_page(game_id: str, title: str, table_id: str) -> str:
@@ -383,6 +397,6 @@ def join_page(title: str, table_id: str) -> str:
 <body class="join-page" data-id="{html.escape(table_id)}">
 <header class="top"><h1><a class="home" href="/">tablero</a></h1><nav id="langs"></nav></header>
 <main><section class="card join-card"><h2>{html.escape(title)}</h2><div id="join"></div></section></main>
-<script src="/static/app/app.js"></script>
+<script src="/static/app/app.js"></script>{_parts(LOBBY_PARTS)}
 <script>Tablero.join();</script>
 </body></html>"""

@@ -684,7 +684,79 @@ TUTORIAL_UI: dict[str, dict[str, str]] = {
 }
 """The tutorials' page (static/tutorial.js) and its link in the lobby."""
 
-_PARTS = (_BASE_UI, LOBBY_UI, TABLE_UI, END_UI, REPLAY_UI, CHAT_UI, RULES_UI, TUTORIAL_UI)
+ADVANCED_UI: dict[str, dict[str, str]] = {
+    "en": {
+        "adv.toggle": "Advanced: rules data",
+        "adv.changed_count": "{n} changed",
+        "adv.intro": "Values the rules only reconstruct or take from a single source. Change one to try "
+                     "another reading: the table, everyone at it and its record keep the change. "
+                     "Empty fields keep the usual value.",
+        "adv.filter": "Filter the values",
+        "adv.filter_placeholder": "Name or word…",
+        "adv.no_match": "No value matches.",
+        "adv.only": "Only changed ones",
+        "adv.shown": "{n} of {total} values shown",
+        "adv.none": "This game has no rules data to change.",
+        "adv.usual": "usual: {value}",
+        "adv.range": "{low}–{high}",
+        "adv.range_low": "at least {low}",
+        "adv.range_high": "at most {high}",
+        "adv.hint_int": "a whole number, {range}",
+        "adv.hint_ints": "{n} whole numbers separated by commas, each {range}",
+        "adv.hint_set": "whole numbers separated by commas, each {range}",
+        "adv.any": "any",
+        "adv.source_R": "reconstructed",
+        "adv.source_single": "single source",
+        "adv.reset": "Use the usual value",
+        "adv.reset_all": "Reset all",
+        "adv.err_number": "“{text}” is not a whole number.",
+        "adv.err_range": "{value} is out of range: {range}.",
+        "adv.err_count": "Give {n} numbers separated by commas (you gave {got}).",
+        "adv.err_empty": "Give at least one number.",
+        "adv.err_form": "Some rules data is not valid: see the marked fields under “Advanced”.",
+        "adv.refused": "The server refused the rules data: {message}",
+        "adv.changed": "Changed rules data",
+        "adv.changed_item": "{label} {value} (usual {usual})",
+        "adv.changed_note": "This table plays with rules data changed from the usual values.",
+    },
+    "de": {
+        "adv.toggle": "Erweitert: Regeldaten",
+        "adv.changed_count": "{n} geändert",
+        "adv.intro": "Werte, die die Regeln nur rekonstruieren oder aus einer einzigen Quelle haben. Ändere "
+                     "einen, um eine andere Lesart zu probieren: der Tisch, alle daran und seine Aufzeichnung "
+                     "behalten die Änderung. Leere Felder behalten den üblichen Wert.",
+        "adv.filter": "Werte filtern",
+        "adv.filter_placeholder": "Name oder Wort …",
+        "adv.no_match": "Kein Wert passt.",
+        "adv.only": "Nur geänderte",
+        "adv.shown": "{n} von {total} Werten gezeigt",
+        "adv.none": "Dieses Spiel hat keine Regeldaten zum Ändern.",
+        "adv.usual": "üblich: {value}",
+        "adv.range": "{low}–{high}",
+        "adv.range_low": "mindestens {low}",
+        "adv.range_high": "höchstens {high}",
+        "adv.hint_int": "eine ganze Zahl, {range}",
+        "adv.hint_ints": "{n} ganze Zahlen mit Kommas getrennt, jede {range}",
+        "adv.hint_set": "ganze Zahlen mit Kommas getrennt, jede {range}",
+        "adv.any": "beliebig",
+        "adv.source_R": "rekonstruiert",
+        "adv.source_single": "eine Quelle",
+        "adv.reset": "Üblichen Wert nehmen",
+        "adv.reset_all": "Alle zurücksetzen",
+        "adv.err_number": "„{text}“ ist keine ganze Zahl.",
+        "adv.err_range": "{value} liegt außerhalb von {range}.",
+        "adv.err_count": "Gib {n} Zahlen mit Kommas getrennt an (es sind {got}).",
+        "adv.err_empty": "Gib mindestens eine Zahl an.",
+        "adv.err_form": "Einige Regeldaten sind ungültig: siehe die markierten Felder unter „Erweitert“.",
+        "adv.refused": "Der Server hat die Regeldaten abgelehnt: {message}",
+        "adv.changed": "Geänderte Regeldaten",
+        "adv.changed_item": "{label} {value} (üblich {usual})",
+        "adv.changed_note": "An diesem Tisch gelten Regeldaten, die von den üblichen Werten abweichen.",
+    },
+}
+"""The lobby's advanced section (static/advanced.js): a game's rules data to change; a table's changes."""
+
+_PARTS = (_BASE_UI, LOBBY_UI, TABLE_UI, END_UI, REPLAY_UI, CHAT_UI, RULES_UI, TUTORIAL_UI, ADVANCED_UI)
 
 UI: dict[str, dict[str, str]] = {
     lang: {k: v for part in _PARTS for k, v in part[lang].items()} for lang in ("en", "de")

@@ -27,8 +27,9 @@ An update on the wire (``"type": "update"``)::
 
 The service adds the table's public facts, the same for every viewer (see
 :meth:`~tablero.server.service.GameService.payload`): ``game_id``, ``game``, ``title``, ``admin``,
-``rematch``, ``away_seconds``, ``hints``, ``thinking`` (a bot's search running now) and
-``thought`` (how long each bot's last search took), and the table's notes in the log ("B asked
+``rematch``, ``away_seconds``, ``hints``, ``thinking`` (a bot's search running now),
+``thought`` (how long each bot's last search took) and ``data_changes`` (the rules data the
+table plays with changed, in words), and the table's notes in the log ("B asked
 for a hint", ``"note": "hint"``).
 
 ``legal`` is empty unless the viewer is to act. Each entry's ``action`` is the action's

@@ -40,6 +40,7 @@ from tablero.core.record import GameRecord
 from tablero.core.rng import derive_seed
 from tablero.registry import GAMES, get_game
 from tablero.server import chat
+from tablero.server.advanced import data_changes, data_meta
 from tablero.server.i18n import WEB_CATALOGUE
 from tablero.server.lobby import option_meta, option_words, seat_name
 from tablero.server.payload import SEAT_COLOURS, SEAT_LETTERS, legal_moves, seat_payload
@@ -200,9 +201,10 @@ class GameService:
 
     # ------------------------------------------------------------------ catalogue of games
     @staticmethod
-    def games_meta(lang: str = "en") -> list[dict[str, Any]]:
+    def games_meta(lang: str = "en", *, data: bool = True) -> list[dict[str, Any]]:
         """Every game for the lobby: players, bot levels, and its options in ``lang``
-        (:func:`~tablero.server.lobby.option_meta`: label, help, choices with their labels)."""
+        (:func:`~tablero.server.lobby.option_meta`: label, help, choices with their labels) and
+        rules data (:func:`~tablero.server.advanced.data_meta`; none with ``data=False``)."""
         out = []
         for g in GAMES.values():
             out.append({
@@ -213,6 +215,7 @@ class GameService:
                 "bots": [b for b in PLAYER_LEVELS if b in bot_names(g.id)],
                 "default_bot": DEFAULT_BOT,
                 "options": option_meta(g, lang),
+                "data": data_meta(g, lang) if data else [],  # the lobby's advanced section (rules data)
             })
         return out
 
@@ -378,6 +381,7 @@ class GameService:
             "game": live.game.id, "title": live.game.title, "over": live.match.is_over(),
             "inviter": None if creator is None else names[creator],
             "options": option_words(live.game, live.stored.options, names, lang),
+            "data": data_changes(live.game, live.stored.options, live.tr(lang)),  # rules data changed
             "move_seconds": live.stored.settings["move_seconds"],  # the clock per move (0: none)
             "seats": self.public_seats(live, lang),
         }
@@ -953,9 +957,10 @@ class GameService:
 
         The table's facts are the same for every viewer: ``thinking`` (a bot's search running
         now: seat, bot, seconds so far), ``thought`` (per seat, how long its bot's last search
-        took and the entry it made), ``hints`` (the table allows them). The table's notes from
-        ``notes_from`` on join the log as lines with ``"note": "hint"`` (``"timeout"``,
-        ``"absent"``) after the lines of their entry.
+        took and the entry it made), ``hints`` (the table allows them), ``data_changes`` (the rules
+        data the table plays with changed, in words: :func:`~tablero.server.advanced.data_changes`).
+        The table's notes from ``notes_from`` on join the log as lines with ``"note": "hint"``
+        (``"timeout"``, ``"absent"``) after the lines of their entry.
         """
         tr = live.tr(lang)
         p = seat_payload(live.match, viewer, tr, seats=seats, log_since=since,
@@ -975,6 +980,7 @@ class GameService:
         p["rematch"] = live.stored.rematch
         p["away_seconds"] = live.stored.settings["away_seconds"]
         p["hints"] = bool(live.stored.settings.get("hints"))
+        p["data_changes"] = data_changes(live.game, live.stored.options, tr)  # rules data the table changed
         t = live.thinking
         if t is not None and not self._current(live, t["seat"], t["bot"], t["version"]):
             t = None  # the table changed since the search began: it will be dropped

@@ -63,7 +63,7 @@ from tablero.core.errors import ActionParseError, IllegalActionError, RecordErro
 from tablero.core.events import Event, visible_log
 from tablero.core.match import Match, bot_rng, replay
 from tablero.core.messages import CORE_CATALOGUE, LANGUAGES, Message, Translator, template_fields
-from tablero.core.protocol import CHANCE, Game, Player, Result, Viewer
+from tablero.core.protocol import CHANCE, DATA_OPTION, DataSpec, DataValue, Game, Player, Result, Viewer, data_json
 from tablero.core.record import GameRecord
 from tablero.core.rng import derive_seed
 from tablero.testing.playouts import RandomChooser, choose_step, random_playout
@@ -278,6 +278,98 @@ def check_metadata(game: AnyGame) -> None:
         else:
             raise AssertionError(f"{game.id}: new_initial_state accepted {n} players")
     check_catalogue(game)
+    check_data_specs(game)
+
+
+def check_data_specs(game: AnyGame) -> None:
+    """Every data spec (``--data NAME``): a unique name, a default inside its own range that
+    reads back from its JSON form, accepted as an override by every player count, and words
+    for the lobby in the catalogue (``data.NAME``, for a table field ``data.TABLE.FIELD``)."""
+    names = [d.name for d in game.data_specs]
+    if len(set(names)) != len(names):
+        raise AssertionError(f"{game.id}: data spec names repeat: {sorted(n for n in names if names.count(n) > 1)}")
+    catalogue = game.catalogue()
+    for spec in game.data_specs:
+        try:
+            back = spec.parse(data_json(spec.default))
+        except TableroError as exc:
+            raise AssertionError(f"{game.id}: data {spec.name}'s own default is refused: {exc}") from exc
+        if back != spec.default:
+            raise AssertionError(f"{game.id}: data {spec.name}'s default reads back as {back!r}")
+        for n in range(game.min_players, game.max_players + 1):
+            opts = game.resolve_options(n, {DATA_OPTION: {spec.name: data_json(spec.default)}})
+            if game.data_overrides(opts) != {spec.name: spec.default}:
+                raise AssertionError(f"{game.id}: data {spec.name} is not kept in the resolved options")
+        parts = spec.name.split(".")
+        key = "data." + (spec.name if len(parts) == 1 else f"{parts[0]}.{parts[-1]}")
+        for lang in LANGUAGES:
+            if key not in catalogue.get(lang, {}):
+                raise AssertionError(f"{game.id}: no words for data {spec.name} ({key!r}) in {lang!r}")
+
+
+def data_variations(spec: DataSpec) -> list[DataValue]:
+    """Valid values next to a spec's default (one step down or up, in range, passing ``check``):
+    what the conformance suite plays games with."""
+    low = -(10**9) if spec.low is None else spec.low
+    high = 10**9 if spec.high is None else spec.high
+    d = spec.default
+    tries: list[object] = []
+    if isinstance(d, int):
+        tries = [d - 1, d + 1]
+    elif isinstance(d, tuple):
+        for i in range(len(d)):
+            for step in (-1, 1):
+                tries.append((*d[:i], d[i] + step, *d[i + 1:]))
+    else:
+        members = sorted(d)
+        tries.extend(sorted(d - {m}) for m in members)
+        tries.extend([sorted(d | {v}) for v in range(low, min(high, low + 20) + 1) if v not in d][:3])
+    out: list[DataValue] = []
+    for value in tries:
+        items = [value] if isinstance(value, int) else list(value)  # type: ignore[call-overload]
+        if any(not low <= v <= high for v in items):
+            continue
+        try:
+            parsed = spec.parse(value)
+        except TableroError:
+            continue
+        if parsed != d and parsed not in out:
+            out.append(parsed)
+    return out
+
+
+def check_overrides(game: AnyGame, players: int, seed: int, *, specs: int | None = None,
+                    options: Mapping[str, object] | None = None) -> int:
+    """Games with data overrides: for ``specs`` data values drawn at random (all with None), a
+    value next to the default; a match of random bots with it ends within ``max_game_length``,
+    its record carries the override and replays to the same game. Returns the games played."""
+    rng = Random(derive_seed(seed, "overrides"))
+    chosen = list(game.data_specs)
+    if specs is not None and specs < len(chosen):
+        chosen = rng.sample(chosen, specs)
+    played = 0
+    for spec in chosen:
+        values = data_variations(spec)
+        if not values:
+            continue
+        value = values[rng.randrange(len(values))]
+        opts = {**(options or {}), DATA_OPTION: {spec.name: data_json(value)}}
+        where = f"{game.id}, {players} players, seed {seed}, data {spec.name}={data_json(value)}"
+        try:
+            m = play_match(game, players, seed, options=opts)
+            if m.result() is None:
+                raise AssertionError("the match did not end")
+            if m.record.options.get(DATA_OPTION) != {spec.name: data_json(value)}:
+                raise AssertionError(f"the record's options do not carry the override: {m.record.options}")
+            rebuilt = Match.from_record(game, GameRecord.from_json(json.loads(m.record.dumps())))
+            _same_match(game, m, rebuilt, "Match.from_record")
+            check_state_json(game, m.state, players)
+        except AssertionError as exc:
+            raise AssertionError(f"{where}: {exc}") from exc
+        except Exception as exc:
+            raise AssertionError(f"{where}: {type(exc).__name__}: {exc}") from exc
+        played += 1
+    return played
 
 
 # ============================================================================ per-state checks

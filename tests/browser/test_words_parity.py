@@ -117,7 +117,7 @@ def test_a_german_table_log_shows_the_server_lines(browser: Any, server: str, sh
     page.goto(f"{server}/game/{g['id']}")
     page.wait_for_function("() => document.querySelectorAll('.log li .t').length >= 20", timeout=30_000)
     shown = page.eval_on_selector_all(".log li .t", "els => els.map((e) => e.textContent)")
-    page.locator(".log-box").scroll_into_view_if_needed()
+    page.evaluate("document.querySelector('.log-box').scrollIntoView()")  # one step: the box is redrawn as bots move
     # the log follows its newest line: the line at the list's lower edge is one of the last ones
     page.wait_for_function("""() => { const ol = document.querySelector('.log-box ol'), r = ol.getBoundingClientRect();
         const hit = document.elementFromPoint(r.left + r.width / 2, r.bottom - 8)?.closest('li');

@@ -12,7 +12,7 @@ import pytest
 
 from tablero.core.protocol import Game
 from tablero.registry import GAMES
-from tablero.testing import TOY_GAME, check_metadata, run_conformance
+from tablero.testing import TOY_GAME, check_metadata, check_overrides, run_conformance
 
 DEEP = os.environ.get("TABLERO_DEEP") == "1"
 
@@ -57,3 +57,23 @@ def test_conformance(game: Game[Any, Any, Any], players: int, seed: int) -> None
                              options=variants[seed % len(variants)])
     assert report.result is not None
     assert report.steps <= game.max_game_length(players)
+
+
+OVERRIDE_SEEDS = range(8) if DEEP else range(2)
+OVERRIDE_SPECS = None if DEEP else 4
+"""Data values overridden per (game, players, seed): a random few, every one in the deep run."""
+
+
+def _override_cases() -> list[Any]:
+    return [pytest.param(game, n, seed, id=f"{gid}-{n}p-seed{seed}")
+            for gid, game in sorted(GAMES.items()) if game.data_specs
+            for n in range(game.min_players, game.max_players + 1) for seed in OVERRIDE_SEEDS]
+
+
+@pytest.mark.parametrize(("game", "players", "seed"), _override_cases())
+def test_games_with_data_overrides_end_and_replay(game: Game[Any, Any, Any], players: int, seed: int) -> None:
+    """A value next to the default of a data spec (``--data NAME=VALUE``) gives a game that ends,
+    whose record carries the override and replays to the same game."""
+    variants = VARIANTS.get(game.id, [{}])
+    played = check_overrides(game, players, seed, specs=OVERRIDE_SPECS, options=variants[seed % len(variants)])
+    assert played >= min(1, len(game.data_specs))

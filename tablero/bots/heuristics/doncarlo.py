@@ -23,7 +23,7 @@ from math import log1p
 from random import Random
 
 from tablero.games.doncarlo.actions import Play
-from tablero.games.doncarlo.data import CODES, FAMILY_COUNTS, code_bonus, code_text
+from tablero.games.doncarlo.data import ALL_CODES, MAX_CODE_CARDS, Tables, code_text
 from tablero.games.doncarlo.view import CountryView, DonCarloView, PublicView
 
 
@@ -82,19 +82,19 @@ class GreedyDonCarlo:
         best: list[Play] = []
         best_value = float("-inf")
         for action in legal:
-            value = self._value(pub, seat, action, by_sum, used, hand)
+            value = self._value(pub, view.data, seat, action, by_sum, used, hand)
             if value > best_value + 1e-9:
                 best, best_value = [action], value
             elif value > best_value - 1e-9:
                 best.append(action)
         return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
 
-    def _value(self, pub: PublicView, seat: int, action: Play, by_sum: dict[int, CountryView],
+    def _value(self, pub: PublicView, table: Tables, seat: int, action: Play, by_sum: dict[int, CountryView],
                used: frozenset[str], hand: list[int]) -> float:
         w = self.w
-        code = CODES[action.code]
+        code = ALL_CODES[action.code]
         country = by_sum[sum(code)]
-        gain = len(country.agents) + 1 + code_bonus(code)
+        gain = len(country.agents) + 1 + table.code_bonus[action.code]
         counts = [0] * pub.players
         for owner, _ in country.agents:
             counts[owner] += 1
@@ -107,7 +107,7 @@ class GreedyDonCarlo:
             rest[v] -= 1
         flex = _flexibility(rest, by_sum, used | {code_text(code)})
         left = sum(pub.deck_sizes) + sum(pub.hand_sizes)
-        progress = 1.0 - left / (sum(FAMILY_COUNTS) * pub.players)
+        progress = 1.0 - left / (table.family_size * pub.players)
         majority = w.majority + w.majority_late * progress
         return (w.gain * gain + majority * (after - before) - w.card * (cards - 1)
                 + w.flex * log1p(flex) + w.crowd * len(country.agents))
@@ -117,7 +117,7 @@ def _flexibility(rest: list[int], by_sum: dict[int, CountryView], used: frozense
     """Unused codes with an accepted sum that the cards left in hand can still form."""
     values = [v for v in range(7) for _ in range(rest[v])]
     seen: set[tuple[int, ...]] = set()
-    for k in range(1, min(4, len(values)) + 1):
+    for k in range(1, min(MAX_CODE_CARDS, len(values)) + 1):
         for combo in combinations(values, k):
             if combo not in seen and sum(combo) in by_sum and code_text(combo) not in used:
                 seen.add(combo)

@@ -40,15 +40,16 @@ from tablero.games.elgrande.data import (
     CARD_TYPES,
     CASTILLO,
     CASTILLO_VALUES,
-    CLASS_SCORINGS,
+    COURT_INTAKE,
+    DECAY_RETURN,
     GRANDE_BONUS,
     KING_BONUS,
-    NEIGHBOURS,
+    KING_RETURNS,
+    MIXED_BUDGET,
     NUM_AREAS,
     NUM_REGIONS,
-    POWER_CABALLEROS,
-    REGIONS,
     TILES,
+    Tables,
 )
 from tablero.games.elgrande.engine import ranks
 from tablero.games.elgrande.state import PICK_2F, PICK_2G, PICK_4C, PICK_GENERAL
@@ -82,13 +83,14 @@ class Weights:
 
 
 class Board:
-    """The public counts of a view, mutable, with cached per-area points."""
+    """The public counts of a view, mutable, and the game's data (``data``: values, borders...)."""
 
-    __slots__ = ("cab", "court", "grande", "king", "n", "province", "score", "tiles")
+    __slots__ = ("cab", "court", "data", "grande", "king", "n", "province", "score", "tiles")
 
     def __init__(self, n: int, cab: list[list[int]], court: list[int], province: list[int], king: int,
-                 grande: list[int], tiles: list[int], score: list[float]) -> None:
+                 grande: list[int], tiles: list[int], score: list[float], data: Tables) -> None:
         self.n = n
+        self.data = data
         self.cab = cab
         self.court = court
         self.province = province
@@ -101,11 +103,11 @@ class Board:
     def of(view: ElGrandeView) -> Board:
         v = view.public
         return Board(v.players, [list(r) for r in v.cab], list(v.court), list(v.province),
-                     v.king, list(v.grande), list(v.tiles), [float(x) for x in v.scores])
+                     v.king, list(v.grande), list(v.tiles), [float(x) for x in v.scores], v.data)
 
     def copy(self) -> Board:
         return Board(self.n, [r[:] for r in self.cab], self.court[:], self.province[:], self.king,
-                     self.grande[:], self.tiles[:], self.score[:])
+                     self.grande[:], self.tiles[:], self.score[:], self.data)
 
     def values(self, area: int) -> tuple[int, int, int]:
         if area == CASTILLO:
@@ -113,7 +115,7 @@ class Board:
         for t, pos in enumerate(self.tiles):
             if pos == area:
                 return TILES[t]
-        return REGIONS[area].values
+        return self.data.REGIONS[area].values
 
     def points(self, area: int, first_only: bool = False) -> list[float]:
         """What each seat would get if ``area`` were scored now (§10.4)."""
@@ -209,7 +211,7 @@ class GreedyElGrande:
         for _ in range(limit):
             if b.court[seat] <= 0:
                 return
-            targets = [r for r in REGION_IDX if r != b.king] if anywhere else list(NEIGHBOURS[b.king])
+            targets = [r for r in REGION_IDX if r != b.king] if anywhere else list(b.data.NEIGHBOURS[b.king])
             targets.append(CASTILLO)
             base = ev.margin(b)
             best, best_v = -1, base
@@ -313,10 +315,9 @@ class GreedyElGrande:
                     if v > best_v:
                         best, best_v = a, v
                 b.score_area(best)
-            elif cid in CLASS_SCORINGS:
-                for r in REGION_IDX:
-                    if REGIONS[r].cls in CLASS_SCORINGS[cid]:
-                        b.score_area(r)
+            elif cid in b.data.CLASS_REGIONS:
+                for r in b.data.CLASS_REGIONS[cid]:
+                    b.score_area(r)
             elif cid == "3D":
                 b.score_area(CASTILLO)
             elif cid == "3E":
@@ -331,7 +332,7 @@ class GreedyElGrande:
                         if totals[r] == target:
                             b.score_area(r)
         elif cid in ("4B", "5A"):
-            dests = NEIGHBOURS[k] if cid == "4B" else [r for r in REGION_IDX if r != k]
+            dests = b.data.NEIGHBOURS[k] if cid == "4B" else [r for r in REGION_IDX if r != k]
             best_b, best_v = None, float("-inf")
             for r in dests:
                 c = b.copy()
@@ -344,23 +345,23 @@ class GreedyElGrande:
             _assign(b, best_b)
             return
         elif cid in ("1B", "1C", "1E", "1F"):
-            mode, budget = {"1B": ("any", 4), "1C": ("own", 4), "1E": ("opp", 3), "1F": ("any", 3)}[cid]
+            mode, budget = b.data.MOVE_BUDGETS[cid]
             self._move_greedy(b, ev, seat, mode, budget)
         elif cid == "1D":
-            self._move_greedy(b, ev, seat, "mixed", 2, opp_budget=2)
+            self._move_greedy(b, ev, seat, "mixed", MIXED_BUDGET[0], opp_budget=MIXED_BUDGET[1])
         elif cid == "1A":
             best_b, best_v = None, ev.margin(b)
             for r in REGION_IDX:
                 if r != k and any(b.cab[q][r] for q in range(n)):
                     c = b.copy()
-                    self._move_greedy(c, ev, seat, "region", 5, sel=r)
+                    self._move_greedy(c, ev, seat, "region", b.data.REGION_MOVES, sel=r)
                     v = ev.margin(c)
                     if v > best_v:
                         best_b, best_v = c, v
             if best_b is not None:
                 _assign(b, best_b)
         elif cid in ("1G", "1H"):
-            self._place_greedy(b, ev, seat, 2, anywhere=True)
+            self._place_greedy(b, ev, seat, b.data.EXTRA_PLACEMENT, anywhere=True)
         elif cid == "1I":
             best_b, best_v = None, float("-inf")
             for r in REGION_IDX:
@@ -375,16 +376,16 @@ class GreedyElGrande:
         elif cid in ("2B", "2C"):
             for q in range(n):
                 if q != seat:
-                    x = b.court[q] if cid == "2B" else min(3, b.court[q])
+                    x = b.court[q] if cid == "2B" else min(DECAY_RETURN, b.court[q])
                     b.court[q] -= x
                     b.province[q] += x
         elif cid == "2D":
             for q in range(n):
                 if q != seat:
-                    x = min(3, b.court[q])
+                    x = min(KING_RETURNS, b.court[q])
                     b.court[q] -= x
                     b.province[q] += x
-                    left = 3 - x
+                    left = KING_RETURNS - x
                     while left > 0:
                         own = [r for r in REGION_IDX if r != k and b.cab[q][r]]
                         if not own:
@@ -403,7 +404,7 @@ class GreedyElGrande:
                     own = two or own
 
                 def ret(c: Board, r: int, q: int = q) -> None:
-                    x = min(2, c.cab[q][r]) if cid == "2F" else c.cab[q][r]
+                    x = min(c.data.SECRET_RETURN, c.cab[q][r]) if cid == "2F" else c.cab[q][r]
                     c.cab[q][r] -= x
                     c.province[q] += x
 
@@ -473,7 +474,7 @@ class GreedyElGrande:
                             best_r, best_v = r, v
                 b.grande[seat] = best_r
         elif cid == "4F":
-            x = min(2, b.province[seat])
+            x = min(COURT_INTAKE, b.province[seat])
             b.province[seat] -= x
             b.court[seat] += x
         elif cid == "4G":
@@ -543,7 +544,7 @@ def _power(bot: GreedyElGrande, view: ElGrandeView, b: Board, ev: Evaluator,
     out = []
     for a in legal:
         v = a.a
-        gain = min(POWER_CABALLEROS[v], b.province[me])
+        gain = min(b.data.POWER_CABALLEROS[v], b.province[me])
         need = 1.0 if b.court[me] < 6 else 0.5
         order = sum(1 for x in played if x < v) + (v / 13.0) * (view.public.players - 1 - len(played))
         # keep enough spread in the hand: playing a card away from the rest costs a little
@@ -642,7 +643,7 @@ def _select(bot: GreedyElGrande, view: ElGrandeView, b: Board, ev: Evaluator,
     for a in legal:
         c = b.copy()
         if mode == "region":
-            bot._move_greedy(c, ev, me, "region", 5, sel=a.a)
+            bot._move_greedy(c, ev, me, "region", c.data.REGION_MOVES, sel=a.a)
         elif mode == "allout":
             bot._move_greedy(c, ev, me, "allout", 99, sel=a.a, must=True)
         else:  # 4C: opponents leave; assume each goes to his own best region
@@ -717,7 +718,7 @@ def _disk(bot: GreedyElGrande, view: ElGrandeView, b: Board, ev: Evaluator,
             for q in range(c.n):
                 c.cab[q][CASTILLO] = 0
         elif kind in (PICK_2F, PICK_2G):
-            x = min(2, c.cab[me][r]) if kind == PICK_2F else c.cab[me][r]
+            x = min(c.data.SECRET_RETURN, c.cab[me][r]) if kind == PICK_2F else c.cab[me][r]
             c.cab[me][r] -= x
             c.province[me] += x
         elif kind == PICK_4C:

@@ -29,13 +29,11 @@ from random import Random
 
 from tablero.games.mafia import data
 from tablero.games.mafia.actions import MLAction
-from tablero.games.mafia.data import ACTIONS, CHARS, JOBS_BY_ID, MONEY, POWERS
+from tablero.games.mafia.data import MONEY, Tables
 from tablero.games.mafia.engine import job_dice, tags_fulfilled
 from tablero.games.mafia.view import MafiaView, PrivateView
 
 FIELDS = ("job", "k1", "k2", "k3", "k4")
-AVG_MONEY = sum(v * k for v, k in zip(MONEY.values(), data.MONEY_COUNTS.values(), strict=True)) / sum(
-    data.MONEY_COUNTS.values())
 FAMILY_PREFERENCE = ("moretti", "barone", "orsini", "santori", "lombardo", "rinaldi")
 EVENT_PREFERENCE = ("EV12", "EV15", "EV01", "EV06", "EV07", "EV13", "EV09", "EV02", "EV05", "EV10",
                     "EV08", "EV03", "EV14", "EV04", "EV11", "EV16")
@@ -56,6 +54,13 @@ def dice_chance(n: int, target: int) -> float:
                 nxt[s + v] = nxt.get(s + v, 0.0) + p / data.DIE_SIDES
         dist = nxt
     return sum(p for s, p in dist.items() if s >= target)
+
+
+@cache
+def avg_money(t: Tables) -> float:
+    """The average value of a money card of the tables ``t`` (2.33 with the defaults)."""
+    total = sum(t.MONEY_COUNTS.values())
+    return sum(MONEY[g] * k for g, k in t.MONEY_COUNTS.items()) / total if total else 0.0
 
 
 def _expand(counts: Sequence[tuple[str, int]] | None) -> list[str]:
@@ -163,23 +168,24 @@ class GreedyMafia:
 
     def _char_worth(self, v: MafiaView, me: int, cid: str) -> float:
         """Rough VP worth of winning character ``cid`` for seat ``me`` now."""
-        ch = CHARS[cid]
-        months_left = data.MONTHS - v.public.month
+        t = v.public.data
+        ch = t.CHARS[cid]
+        months_left = t.MONTHS - v.public.month
         worth = 2.0 + 0.6 * v.public.month  # share of the monthly bonus (ME6)
         worth += ch.gift
         if ch.set:
             partner = next((a if b == cid else b for a, b in data.SETS.values() if cid in (a, b)), "")
             if partner in v.public.chars[me]:
-                worth += ch.gift + CHARS[partner].gift
-        worth += 0.6 * ch.dollars * sum(1 for m in data.PAYDAY_MONTHS if m > v.public.month)
+                worth += ch.gift + t.CHARS[partner].gift
+        worth += 0.6 * ch.dollars * sum(1 for m in t.PAYDAY_MONTHS if m > v.public.month)
         # influence towards the power card of its colour
-        pi = next(i for i, p in enumerate(POWERS) if p.colour == ch.colour)
-        mine = sum(CHARS[c].influence for c in v.public.chars[me] if CHARS[c].colour == ch.colour)
-        best_other = max((sum(CHARS[c].influence for c in v.public.chars[q] if CHARS[c].colour == ch.colour)
+        pi = next(i for i, p in enumerate(t.POWERS) if p.colour == ch.colour)
+        mine = sum(t.CHARS[c].influence for c in v.public.chars[me] if t.CHARS[c].colour == ch.colour)
+        best_other = max((sum(t.CHARS[c].influence for c in v.public.chars[q] if t.CHARS[c].colour == ch.colour)
                           for q in range(v.public.players) if q != me), default=0)
         after = mine + ch.influence
-        if v.public.powers[pi] != me and after >= POWERS[pi].threshold and after > best_other:
-            worth += POWERS[pi].vp * max(1, months_left) * 0.8
+        if v.public.powers[pi] != me and after >= t.POWERS[pi].threshold and after > best_other:
+            worth += t.POWERS[pi].vp * max(1, months_left) * 0.8
         else:
             worth += ch.influence * 0.5 * min(1.0, months_left / 4)
         if ch.symbol == "A":
@@ -188,52 +194,58 @@ class GreedyMafia:
 
     def _char_loss(self, v: MafiaView, owner: int, cid: str) -> float:
         """What losing ``cid`` costs ``owner`` (power cards first)."""
-        ch = CHARS[cid]
-        pi = next(i for i, p in enumerate(POWERS) if p.colour == ch.colour)
+        t = v.public.data
+        ch = t.CHARS[cid]
+        pi = next(i for i, p in enumerate(t.POWERS) if p.colour == ch.colour)
         loss = ch.influence + 0.5 * ch.dollars
         if v.public.powers[pi] == owner:
-            loss += 3 * POWERS[pi].vp
+            loss += 3 * t.POWERS[pi].vp
         if ch.set and any(cid in pair for pair in data.SETS.values()):
             loss += 1.0
         return loss
 
     def _bribe(self, v: MafiaView, cid: str) -> int | None:
-        b = CHARS[cid].bribe
+        t = v.public.data
+        b = t.CHARS[cid].bribe
         if b is not None and "EV01" in v.public.this_events:
-            b = max(1, b - data.EV01_BRIBE)
+            b = max(1, b - t.EV01_BRIBE)
         return b
 
     def _turns_left(self, v: MafiaView, q: int, me: int) -> int:
         """Turns seat ``q`` still gets this month after the current one."""
-        later_phases = data.PHASES - v.public.phase
+        t = v.public.data
+        later_phases = t.PHASES - v.public.phase
         if q == me:
             return later_phases
         return later_phases + (1 if v.public.order.index(q) > v.public.turn_pos else 0)
 
     def _field_est(self, v: MafiaView, q: int, f: int) -> float:
+        t = v.public.data
         total = 0.0
         for card, src, ignored, _public in v.grid[q][f]:
             if card != "?":
                 if card in MONEY:
                     total += MONEY[card]
                 elif not ignored:
-                    total += ACTIONS[card].fist
+                    total += t.ACTIONS[card].fist
             else:
-                total += AVG_MONEY if src == "S" else 1.8
+                total += avg_money(t) if src == "S" else 1.8
         return total
 
     def _win_chance(self, v: MafiaView, me: int, k: int, money: int, fist: int) -> float:
+        t = v.public.data
         cid = v.public.row[k]
-        return self._chance(CHARS[cid], self._bribe(v, cid), money, fist, self._opp_estimate(v, me, k))
+        return self._chance(t.CHARS[cid], self._bribe(v, cid), money, fist, self._opp_estimate(v, me, k))
 
     def _opp_estimate(self, v: MafiaView, me: int, k: int) -> float:
         """The strongest opponent's estimated score in column ``k`` (0.0: no contest)."""
+        t = v.public.data
         opp = 0.0
         for q in range(v.public.players):
             if q == me or (not v.grid[q][k + 1] and self._turns_left(v, q, me) == 0):
                 continue
             est = self._field_est(v, q, k + 1)
-            room = data.CHAR_CAP - len(v.grid[q][k + 1])
+            room = t.CHAR_CAP - len(v.grid[q][k + 1])
             if room > 0 and self._turns_left(v, q, me) > 0 and v.grid[q][k + 1]:
                 est += 1.5
             opp = max(opp, est)
@@ -250,27 +262,29 @@ class GreedyMafia:
         return 0.95 * _sigmoid((money + fist - opp + 0.5) / 1.3)
 
     def _keep_value(self, v: MafiaView, me: int, card: str) -> float:
+        t = v.public.data
         if card in MONEY:
             return float(MONEY[card])
-        c = ACTIONS[card]
+        c = t.ACTIONS[card]
         if c.kind == "defence":
             return 3.0 if c.strength == data.CANCEL else 2.0 + c.strength / 5
         val = c.fist / 2 + c.dice / 2 + c.dollar
         if c.kind == "attack":
             val += 1.0 + c.stars
-        if c.tag and v.public.job and c.tag in JOBS_BY_ID[v.public.job].tags:
+        if c.tag and v.public.job and c.tag in t.JOBS_BY_ID[v.public.job].tags:
             val += 2.0
         return val
 
     # ------------------------------------------------------------------ step 1
     def _step1(self, v: MafiaView, me: int, legal: Sequence[MLAction]) -> MLAction | None:
+        t = v.public.data
         by = {a.to_text(): a for a in legal}
         if "ability geldwaesche" in by:
             return by["ability geldwaesche"]
         hand = sum(k for _, k in _mine(v).hand_actions)
         if "ability grossoffensive" in by and v.public.month >= 2 and hand >= 7:
             return by["ability grossoffensive"]
-        months_left = data.MONTHS - v.public.month + 1
+        months_left = t.MONTHS - v.public.month + 1
         discs = v.public.discs[me]
         top_vp = max(v.public.vp)
         exposed = len(v.public.chars[me]) >= 2 or (v.public.vp[me] == top_vp and v.public.vp[me] > 0)
@@ -309,12 +323,13 @@ class GreedyMafia:
     def _char_plans(self, v: MafiaView, me: int, plays: list[MLAction], left: int
                     ) -> list[tuple[float, MLAction]]:
         """Per character column, its best plan (the first of the best ones): value, first play."""
+        t = v.public.data
         out: list[tuple[float, MLAction]] = []
         # resources: (card, source) -> action per field
         by_field: dict[str, dict[tuple[str, str], MLAction]] = {}
         for a in plays:
             c, src, where = a.args[0], a.args[1], a.args[2]
-            usable = c in MONEY or (ACTIONS[c].fist > 0 and ACTIONS[c].kind != "defence")
+            usable = c in MONEY or (t.ACTIONS[c].fist > 0 and t.ACTIONS[c].kind != "defence")
             if where.startswith("k") and len(a.args) == 3 and usable:
                 by_field.setdefault(where, {})[(c, src)] = a
         for where, options in by_field.items():
@@ -325,9 +340,9 @@ class GreedyMafia:
             f = k + 1
             cur = v.grid[me][f]
             money = sum(MONEY[c] for c, *_ in cur if c in MONEY)
-            fist = sum(ACTIONS[c].fist for c, _, ign, _ in cur if c in ACTIONS and not ign)
-            room = min(left, data.CHAR_CAP - len(cur))
-            ch, bribe, opp = CHARS[cid], self._bribe(v, cid), self._opp_estimate(v, me, k)
+            fist = sum(t.ACTIONS[c].fist for c, _, ign, _ in cur if c in t.ACTIONS and not ign)
+            room = min(left, t.CHAR_CAP - len(cur))
+            ch, bribe, opp = t.CHARS[cid], self._bribe(v, cid), self._opp_estimate(v, me, k)
             base = self._chance(ch, bribe, money, fist, opp)
             worth = self._char_worth(v, me, cid)
             # the cards usable here, with how many of each (at most ``room``)
@@ -341,7 +356,7 @@ class GreedyMafia:
                     groups.append((c, src))
                     copies.append(k_have)
             # per card: money, fist, cost (the cost of a combination adds them up in its order)
-            gain = [(MONEY.get(c, 0), ACTIONS[c].fist if c in ACTIONS else 0,
+            gain = [(MONEY.get(c, 0), t.ACTIONS[c].fist if c in t.ACTIONS else 0,
                      0.3 * MONEY[c] if c in MONEY else 0.6 + self._keep_value(v, me, c) * 0.4) for c, _ in groups]
             best_val, best_combo = 0.0, None
             for size in range(1, room + 1):
@@ -364,29 +379,30 @@ class GreedyMafia:
                         best_val, best_combo = val, tuple(groups[i] for i in idx)
             if best_combo is not None:
                 # first card: money from the screen first, then the strongest
-                first = max(best_combo, key=lambda x: (x[1] == "screen", MONEY.get(x[0], ACTIONS[x[0]].fist
-                                                                                  if x[0] in ACTIONS else 0)))
+                first = max(best_combo, key=lambda x: (x[1] == "screen", MONEY.get(x[0], t.ACTIONS[x[0]].fist
+                                                                                  if x[0] in t.ACTIONS else 0)))
                 out.append((best_val, options[first]))
         return out
 
     def _job_plans(self, v: MafiaView, me: int, plays: list[MLAction], left: int
                    ) -> list[tuple[float, MLAction]]:
+        t = v.public.data
         if not v.public.job:
             return []
-        job = JOBS_BY_ID[v.public.job]
+        job = t.JOBS_BY_ID[v.public.job]
         cur = [c for c, *_ in v.grid[me][0]]
-        room = min(left, data.JOB_CAP - len(cur))
+        room = min(left, t.JOB_CAP - len(cur))
         if room <= 0:
             return []
         options: dict[str, MLAction] = {}
         for a in plays:
-            if a.args[2] == "job" and a.args[0] in ACTIONS and ACTIONS[a.args[0]].kind == "tool":
+            if a.args[2] == "job" and a.args[0] in t.ACTIONS and t.ACTIONS[a.args[0]].kind == "tool":
                 options[a.args[0]] = a
         if not options:
             return []
         hand = dict(_mine(v).hand_actions)
         pool = [c for c in options for _ in range(min(hand.get(c, 0), room))]
-        target = job.dice_sum - (data.EV06_DICE if "EV06" in v.public.this_events else 0)
+        target = job.dice_sum - (t.EV06_DICE if "EV06" in v.public.this_events else 0)
         gain = job.ep + 0.4 * job.dollar + 1.0
         out: list[tuple[float, MLAction]] = []
         seen: set[tuple[str, ...]] = set()
@@ -400,28 +416,29 @@ class GreedyMafia:
                 if tags_fulfilled(job.tags, cards):
                     p = 1.0
                 else:
-                    dice = job_dice(cards)
+                    dice = job_dice(t, cards)
                     p = dice_chance(dice, target)
                     if p < 0.5:
                         continue
                     p = p - (1 - p) * job.failure * 3.0 / gain
                 cost = sum(0.5 + 0.3 * self._keep_value(v, me, c) for c in combo)
                 val = 0.85 * p * gain - cost
-                first = max(combo, key=lambda c: (ACTIONS[c].tag in job.tags, ACTIONS[c].dice))
+                first = max(combo, key=lambda c: (t.ACTIONS[c].tag in job.tags, t.ACTIONS[c].dice))
                 out.append((val, options[first]))
         return out
 
     def _attack_plans(self, v: MafiaView, me: int, plays: list[MLAction]) -> list[tuple[float, MLAction]]:
+        t = v.public.data
         out: list[tuple[float, MLAction]] = []
         adv = v.public.variant == "advanced"
         for a in plays:
             c, where = a.args[0], a.args[2]
-            if not where.startswith("atk:") or ACTIONS[c].kind != "attack":
+            if not where.startswith("atk:") or t.ACTIONS[c].kind != "attack":
                 continue
             q = int(where[4:])
             if q == me:
                 continue
-            card = ACTIONS[c]
+            card = t.ACTIONS[c]
             up = len(a.args) > 3
             timing = a.args[4] if up else "me"
             if up and timing == "me":
@@ -430,7 +447,7 @@ class GreedyMafia:
             if adv and ((card.symbol == "badge" and powers[data.STAATSGEWALT] == q)
                         or (card.symbol == "star" and powers[data.PRESSE] == q)):
                 continue
-            fist = card.fist + (data.EV02_FIST if card.symbol == "badge" and "EV02" in v.public.this_events else 0)
+            fist = card.fist + (t.EV02_FIST if card.symbol == "badge" and "EV02" in v.public.this_events else 0)
             p = min(0.85, 0.35 + 0.08 * fist)
             if adv and v.public.family[q] == "lombardo" and not v.public.ability_used[q]:
                 p *= 0.5
@@ -452,37 +469,39 @@ class GreedyMafia:
             else:
                 if up:
                     continue
-                effect = (min(v.public.vp[q], 2 * card.stars) + card.stars) * 0.6
+                effect = (min(v.public.vp[q], t.STAR_LOSS * card.stars) + t.STAR_GAIN * card.stars) * 0.6
             val = p * effect * self._leader_weight(v, q, me) + p * card.dollar * 0.5 - 1.0 - 0.2 * fist
             out.append((val, a))
         return out
 
     # ------------------------------------------------------------------ step 3
     def _step3(self, v: MafiaView, me: int, legal: Sequence[MLAction]) -> MLAction | None:
+        t = v.public.data
         attempt = next((a for a in legal if a.kind == "job_attempt"), None)
         skip = next((a for a in legal if a.kind == "job_skip"), None)
         if attempt is None or not v.public.job:
             return skip
-        job = JOBS_BY_ID[v.public.job]
-        cards = [c for c, *_ in v.grid[me][0] if c in ACTIONS and ACTIONS[c].symbol != "star"]
+        job = t.JOBS_BY_ID[v.public.job]
+        cards = [c for c, *_ in v.grid[me][0] if c in t.ACTIONS and t.ACTIONS[c].symbol != "star"]
         if tags_fulfilled(job.tags, cards):
             return attempt
-        target = job.dice_sum - (data.EV06_DICE if "EV06" in v.public.this_events else 0)
-        dice = job_dice(cards)
+        target = job.dice_sum - (t.EV06_DICE if "EV06" in v.public.this_events else 0)
+        dice = job_dice(t, cards)
         return attempt if dice_chance(dice, target) >= 0.5 else skip
 
     # ------------------------------------------------------------------ reactions
     def _defend(self, v: MafiaView, me: int, legal: Sequence[MLAction]) -> MLAction | None:
+        t = v.public.data
         x = v.atk[me]
         options = [a for a in legal if a.kind == "defend"]
         none = next((a for a in legal if a.kind == "no_defence"), None)
         if x is None or x.card in ("DISC", "?") or not options:
             return none if none is not None else (options[0] if options else None)
-        card = ACTIONS[x.card]
-        strength = card.fist + (data.EV02_FIST if card.symbol == "badge" and "EV02" in v.public.this_events else 0)
-        ev10 = data.EV10_DEFENCE if "EV10" in v.public.this_events else 0
+        card = t.ACTIONS[x.card]
+        strength = card.fist + (t.EV02_FIST if card.symbol == "badge" and "EV02" in v.public.this_events else 0)
+        ev10 = t.EV10_DEFENCE if "EV10" in v.public.this_events else 0
         holding = [a for a in options
-                   if ACTIONS[a.args[0]].strength == data.CANCEL or ACTIONS[a.args[0]].strength - ev10 >= strength]
+                   if t.ACTIONS[a.args[0]].strength == data.CANCEL or t.ACTIONS[a.args[0]].strength - ev10 >= strength]
         if card.symbol in ("cross", "hand") and not v.public.chars[me]:
             return none
         if card.symbol == "badge" and not any(v.grid[me]):
@@ -495,10 +514,11 @@ class GreedyMafia:
         return min(holding, key=lambda a: self._keep_value(v, me, a.args[0]))
 
     def _guardian(self, v: MafiaView, me: int) -> bool:
+        t = v.public.data
         x = v.atk[me]
         if x is None or x.card in ("DISC", "?"):
             return False
-        sym = ACTIONS[x.card].symbol
+        sym = t.ACTIONS[x.card].symbol
         if sym in ("cross", "hand"):
             return bool(v.public.chars[me]) and max(self._char_loss(v, me, c) for c in v.public.chars[me]) >= 3
         if sym == "badge":
@@ -506,32 +526,35 @@ class GreedyMafia:
         return v.public.vp[me] >= 4
 
     def _raid(self, v: MafiaView, legal: Sequence[MLAction]) -> MLAction:
+        t = v.public.data
         target = v.deciding.target
 
         def size(a: MLAction) -> float:
             if target < 0:
                 return 0.0
             fl = v.grid[target][FIELDS.index(a.args[0])]
-            return sum(AVG_MONEY if src == "S" else 1.5 for _, src, _, _ in fl)
+            return sum(avg_money(t) if src == "S" else 1.5 for _, src, _, _ in fl)
 
         return max(legal, key=size)
 
     def _job_roll(self, v: MafiaView, me: int, legal: Sequence[MLAction]) -> MLAction | None:
+        t = v.public.data
         if not v.public.job:
             return next((a for a in legal if a.kind == "job_abandon"), None)
-        job = JOBS_BY_ID[v.public.job]
-        cards = [c for c, _, ign, _ in v.grid[me][0] if c in ACTIONS and not ign]
-        target = job.dice_sum - (data.EV06_DICE if "EV06" in v.public.this_events else 0)
-        dice = job_dice(cards)
+        job = t.JOBS_BY_ID[v.public.job]
+        cards = [c for c, _, ign, _ in v.grid[me][0] if c in t.ACTIONS and not ign]
+        target = job.dice_sum - (t.EV06_DICE if "EV06" in v.public.this_events else 0)
+        dice = job_dice(t, cards)
         p = dice_chance(dice, target)
         roll = p * (job.ep + 0.4 * job.dollar) > (1 - p) * job.failure * 2.5
         return next((a for a in legal if a.kind == ("job_roll" if roll else "job_abandon")), None)
 
     def _reroll(self, v: MafiaView, legal: Sequence[MLAction]) -> MLAction | None:
+        t = v.public.data
         if not v.public.job or not v.public.dice:
             return None
-        job = JOBS_BY_ID[v.public.job]
-        target = job.dice_sum - (data.EV06_DICE if "EV06" in v.public.this_events else 0)
+        job = t.JOBS_BY_ID[v.public.job]
+        target = job.dice_sum - (t.EV06_DICE if "EV06" in v.public.this_events else 0)
         best, best_p = None, 0.0
         for a in legal:
             if a.kind != "reroll":
@@ -546,6 +569,7 @@ class GreedyMafia:
     def _ties_help(self, v: MafiaView, me: int) -> bool:
         """Familienbande: use it when the column's character is worth it and it changes the
         winner (every card of the column has just been revealed)."""
+        t = v.public.data
         column = v.deciding.column
         if not column.startswith("k"):
             return False
@@ -554,7 +578,7 @@ class GreedyMafia:
         if not cid:
             return False
         f = k + 1
-        ch = CHARS[cid]
+        ch = t.CHARS[cid]
         bribe = self._bribe(v, cid)
         best, best_score = -1, -1
         mine = 0
@@ -563,7 +587,7 @@ class GreedyMafia:
             if not cards:
                 continue
             m = sum(MONEY[c] for c, *_ in cards if c in MONEY)
-            fi = sum(ACTIONS[c].fist for c, _, ign, _ in cards if c in ACTIONS and not ign)
+            fi = sum(t.ACTIONS[c].fist for c, _, ign, _ in cards if c in t.ACTIONS and not ign)
             if q == me:
                 mine = m + fi
             ok = (bribe is not None and m >= bribe) or (ch.blackmail is not None and fi >= ch.blackmail)

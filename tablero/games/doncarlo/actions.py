@@ -1,8 +1,10 @@
 """Don Carlo actions: one player decision (PLAY a code) and two chance outcomes.
 
-Actions are interned: ``PLAYS[i]`` is the one object for code ``i`` of ``data.CODES``, so
-legality checks are identity checks in the hot path. :class:`HiddenDraw` is no action of the
-game: it is what the other seats see of a private draw (``Game.redact_action``).
+Actions are interned: ``PLAYS[i]`` is the one object for code ``i`` of ``data.ALL_CODES`` (the
+codes of the usual family first, so ``data.CODES[i]`` too), so legality checks are identity checks
+in the hot path. A table whose ``FAMILY_COUNTS`` are overridden forms another subset of them.
+:class:`HiddenDraw` is no action of the game: it is what the other seats see of a private draw
+(``Game.redact_action``).
 """
 
 from __future__ import annotations
@@ -12,12 +14,12 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from tablero.core.errors import ActionParseError
-from tablero.games.doncarlo.data import CODES, code_text
+from tablero.games.doncarlo.data import ALL_CODES, code_text
 
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Play:
-    """``PLAY(code)``: send an agent; ``code`` indexes ``data.CODES``. Wire text ``1/1/4``.
+    """``PLAY(code)``: send an agent; ``code`` indexes ``data.ALL_CODES``. Wire text ``1/1/4``.
 
     There is one object per code (``PLAYS``; copies and pickles come back as it), so equality
     is identity: the core's legality check, a membership test in the tuple of legal plays,
@@ -33,7 +35,7 @@ class Play:
         return CODE_TEXTS[self.code]
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": "play", "code": CODE_TEXTS[self.code], "values": list(CODES[self.code])}
+        return {"kind": "play", "code": CODE_TEXTS[self.code], "values": list(ALL_CODES[self.code])}
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,9 +77,9 @@ class StartSeat:
 
 DonCarloAction = Play | Draw | StartSeat
 
-CODE_TEXTS: Final = tuple(code_text(c) for c in CODES)
+CODE_TEXTS: Final = tuple(code_text(c) for c in ALL_CODES)
 CODE_BY_TEXT: Final = {t: i for i, t in enumerate(CODE_TEXTS)}
-PLAYS: Final = tuple(Play(i) for i in range(len(CODES)))
+PLAYS: Final = tuple(Play(i) for i in range(len(ALL_CODES)))
 DRAWS: Final = tuple(Draw(v) for v in range(7))
 STARTS: Final = tuple(StartSeat(s) for s in range(4))
 HIDDEN_DRAW: Final = HiddenDraw()
@@ -109,7 +111,6 @@ def parse(text: str) -> DonCarloAction:
     key = "/".join(str(v) for v in sorted(int(p) for p in parts))
     if key not in CODE_BY_TEXT:
         raise ActionParseError(
-            f"{text!r} is no code name: a code has 1 to 4 cards with values 0-6 "
-            "(at most four of 0-4, three 5s and two 6s)"
+            f"{text!r} is no code name: a code has 1 to 4 cards with values 0-6"
         )
     return PLAYS[CODE_BY_TEXT[key]]

@@ -34,61 +34,55 @@ from tablero.games.doncarlo.actions import (
     HiddenDraw,
     Play,
 )
-from tablero.games.doncarlo.data import CODES, COUNTRIES, FAMILY_COUNTS, HAND_SIZE
+from tablero.games.doncarlo.data import ALL_CODES, COUNTRIES, DEFAULT_TABLES, Tables
 from tablero.games.doncarlo.state import BLOCKED_DRAW, DEAL, OVER, PLAY, REFILL, START, DonCarloState
 
 # ---------------------------------------------------------------------------- tables
-POW5: Final = tuple(5**v for v in range(7))
-"""Weights of the base-5 hand key: ``hand_key = sum(count[v] * POW5[v])``."""
-CODE_ITEMS: Final = tuple(tuple((v, c.count(v)) for v in sorted(set(c))) for c in CODES)
+# Per code index of ``data.ALL_CODES`` (the same at every table). What depends on a table's data
+# (its countries, bonuses, hand keys: ``data.Tables``) is read from ``state.data``.
+CODE_ITEMS: Final = tuple(tuple((v, c.count(v)) for v in sorted(set(c))) for c in ALL_CODES)
 """Per code index: its (value, copies) pairs."""
-CODE_KEY: Final = tuple(sum(POW5[v] for v in c) for c in CODES)
-CODE_SUM: Final = tuple(sum(c) for c in CODES)
-CODE_LEN: Final = tuple(len(c) for c in CODES)
-CODE_BONUS: Final = tuple(data.code_bonus(c) for c in CODES)
-FAMILY_SIZE: Final = sum(FAMILY_COUNTS)
+CODE_SUM: Final = tuple(sum(c) for c in ALL_CODES)
+CODE_LEN: Final = tuple(len(c) for c in ALL_CODES)
+
+# The usual game's tables under their old names (tests and docs; the rules read ``state.data``).
+POW5: Final = DEFAULT_TABLES.pow
+"""Weights of the base-5 hand key of the usual game: ``hand_key = sum(count[v] * POW5[v])``."""
+CODE_KEY: Final = DEFAULT_TABLES.code_key
+CODE_BONUS: Final = DEFAULT_TABLES.code_bonus
+FAMILY_SIZE: Final = DEFAULT_TABLES.family_size
+CODE_COUNTRY: Final = {n: DEFAULT_TABLES.code_country[n] for n in (2, 3, 4)}
+"""The usual game: per player count, per code index, the country the code goes to, or -1."""
+MAX_FAMILY_SIZE: Final = len(data.VALUES) * data.FAMILY_COUNT_HIGH
+"""The largest family deck any table may have (``--data FAMILY_COUNTS``)."""
 
 
-def _country_of_code(players: int) -> tuple[int, ...]:
-    """Per code index: the country index it goes to with this player count, or -1."""
-    in_play = data.countries_in_play(players)
-    by_sum = {s: i for i in in_play for s in COUNTRIES[i].sums}
-    return tuple(by_sum.get(s, -1) for s in CODE_SUM)
-
-
-CODE_COUNTRY: Final = {n: _country_of_code(n) for n in (2, 3, 4)}
-"""Per player count, per code index: the country the code goes to, or -1 (no country in play)."""
-
-_CANDIDATES: dict[int, dict[int, tuple[int, ...]]] = {2: {}, 3: {}, 4: {}}
-"""Per player count, per hand key: the codes formable from that hand with an accepted sum."""
-
-
-def candidates(players: int, hand: Sequence[int], key: int) -> tuple[int, ...]:
+def candidates(t: Tables, players: int, hand: Sequence[int], key: int) -> tuple[int, ...]:
     """Codes (indices) formable from ``hand`` whose sum a country in play accepts (§3.2 1-3)."""
-    table = _CANDIDATES[players]
+    table = t.candidates[players]
     found = table.get(key)
     if found is None:
-        country = CODE_COUNTRY[players]
+        country = t.code_country[players]
         found = tuple(
-            i for i, items in enumerate(CODE_ITEMS)
-            if country[i] >= 0 and all(hand[v] >= k for v, k in items)
+            i for i in t.codes
+            if country[i] >= 0 and all(hand[v] >= k for v, k in CODE_ITEMS[i])
         )
         table[key] = found
     return found
 
 
-def legal_codes(players: int, hand: Sequence[int], key: int, used: bytearray) -> tuple[Play, ...]:
+def legal_codes(t: Tables, players: int, hand: Sequence[int], key: int, used: bytearray) -> tuple[Play, ...]:
     """The legal plays of a hand, in code (= action index) order: formable, accepted sum, unused (§3.2)."""
-    found = _CANDIDATES[players].get(key)  # the common case, without a call
+    found = t.candidates[players].get(key)  # the common case, without a call
     if found is None:
-        found = candidates(players, hand, key)
+        found = candidates(t, players, hand, key)
     return tuple([PLAYS[i] for i in found if not used[i]])
 
 
 def has_legal_code(s: DonCarloState, p: int) -> bool:
     """Whether seat ``p``'s hand holds a legal code now (§3.2)."""
     used = s.used
-    return any(not used[i] for i in candidates(s.n, s.hand[p], s.hand_key[p]))
+    return any(not used[i] for i in candidates(s.data, s.n, s.hand[p], s.hand_key[p]))
 
 
 def hand_known_to_all(s: DonCarloState, p: int) -> bool:
@@ -158,11 +152,13 @@ OPTIONS: Final = (
 
 
 # ---------------------------------------------------------------------------- setup (§4)
-def new_state(players: int, options: Mapping[str, object]) -> DonCarloState:
-    """The state before the first draw, from resolved options (``Game.resolve_options``)."""
+def new_state(players: int, options: Mapping[str, object], tables: Tables = DEFAULT_TABLES) -> DonCarloState:
+    """The state before the first draw, from resolved options (``Game.resolve_options``) and the
+    table's data (``data.tables`` of its overrides)."""
     s = DonCarloState()
+    s.data = tables
     s.n = players
-    s.countries = data.countries_in_play(players)
+    s.countries = tables.in_play[players]
     pts = options["country_points"]
     assert isinstance(pts, Mapping)
     s.points = tuple(int(pts[c.id]) for c in COUNTRIES)
@@ -172,10 +168,10 @@ def new_state(players: int, options: Mapping[str, object]) -> DonCarloState:
     s.hand = [[0] * 7 for _ in range(players)]
     s.hand_key = [0] * players
     s.hand_size = [0] * players
-    s.deck = [list(FAMILY_COUNTS) for _ in range(players)]
-    s.deck_size = [FAMILY_SIZE] * players
+    s.deck = [list(tables.FAMILY_COUNTS) for _ in range(players)]
+    s.deck_size = [tables.family_size] * players
     s.known = [[0] * 7 for _ in range(players)]
-    s.used = bytearray(len(CODES))
+    s.used = bytearray(tables.used_size)
     s.agents = [[] for _ in COUNTRIES]
     s.influence = [0] * players
     s.bonus = [0] * players
@@ -205,17 +201,18 @@ def start_game(s: DonCarloState, seat: int, events: list[Event] | None) -> None:
 def draw_card(s: DonCarloState, v: int, events: list[Event] | None) -> None:
     """The active (or dealt-to) seat draws a card of value ``v`` from his family deck."""
     p = s.turn
+    t = s.data
     s.deck[p][v] -= 1
     s.deck_size[p] -= 1
     s.hand[p][v] += 1
-    s.hand_key[p] += POW5[v]
+    s.hand_key[p] += t.pow[v]
     s.hand_size[p] += 1
     phase = s.phase
     if phase == BLOCKED_DRAW:  # drawn in the open (§5.3 step 2)
         s.known[p][v] += 1
         if events is not None:
             events.append(Event(Message("dc.draw.open", seat=p, value=v), reveal=True))
-        legal = legal_codes(s.n, s.hand[p], s.hand_key[p], s.used)
+        legal = legal_codes(t, s.n, s.hand[p], s.hand_key[p], s.used)
         if legal:
             s.phase = PLAY
             s.actors = (p,)
@@ -227,8 +224,8 @@ def draw_card(s: DonCarloState, v: int, events: list[Event] | None) -> None:
     if events is not None:
         events.append(Event(Message("dc.draw", seat=p, value=v), frozenset((p,)),
                             Message("dc.draw.hidden", seat=p)))
-    if phase == DEAL:
-        if s.hand_size[p] == HAND_SIZE:
+    if phase == DEAL:  # a family smaller than a hand (--data) deals what it has
+        if s.hand_size[p] >= t.HAND_SIZE or not s.deck_size[p]:
             if p + 1 < s.n:
                 s.turn = p + 1
             elif s.start_option is None:
@@ -239,7 +236,7 @@ def draw_card(s: DonCarloState, v: int, events: list[Event] | None) -> None:
                 begin_turn(s, s.start_option, events)
         return
     # REFILL (§5.1 step 4)
-    if s.hand_size[p] >= HAND_SIZE or not s.deck_size[p]:
+    if s.hand_size[p] >= t.HAND_SIZE or not s.deck_size[p]:
         next_turn(s, events)
 
 
@@ -250,9 +247,10 @@ def begin_turn(s: DonCarloState, p: int, events: list[Event] | None) -> None:
     reveals only that the hand holds a legal code"): a turn that opens with such a hand adds
     an event seen by nobody, flagged ``reveal``, so that no take-back reaches back over it.
     """
+    t = s.data
     while True:
         s.turn = p
-        legal = legal_codes(s.n, s.hand[p], s.hand_key[p], s.used)
+        legal = legal_codes(t, s.n, s.hand[p], s.hand_key[p], s.used)
         if legal:
             s.phase = PLAY
             s.blocked = False
@@ -327,20 +325,21 @@ def count_round(s: DonCarloState, p: int, nxt: int, events: list[Event] | None) 
 def play_code(s: DonCarloState, code: int, events: list[Event] | None) -> None:
     """The active seat sends the agent ``code``: §5.1 effects 1-4."""
     p = s.turn
+    t = s.data
     hand = s.hand[p]
     known = s.known[p]
     for v, k in CODE_ITEMS[code]:
         hand[v] -= k
         if known[v]:
             known[v] = known[v] - k if known[v] > k else 0
-    s.hand_key[p] -= CODE_KEY[code]
+    s.hand_key[p] -= t.code_key[code]
     s.hand_size[p] -= CODE_LEN[code]
     s.used[code] = 1
-    country = CODE_COUNTRY[s.n][code]
+    country = t.code_country[s.n][code]
     agents = s.agents[country]
     agents.append((p, code))
     gain = len(agents)
-    bonus = CODE_BONUS[code]
+    bonus = t.code_bonus[code]
     s.influence[p] += gain
     s.bonus[p] += bonus
     s.plays += 1
@@ -350,7 +349,7 @@ def play_code(s: DonCarloState, code: int, events: list[Event] | None) -> None:
             "dc.play", seat=p, code=PLAYS[code].to_text(),
             country=Message(f"dc.country.{COUNTRIES[country].id}"), influence=gain, bonus=bonus,
         )))
-    if s.hand_size[p] < HAND_SIZE and s.deck_size[p]:
+    if s.hand_size[p] < t.HAND_SIZE and s.deck_size[p]:
         s.phase = REFILL
         s.actors = (CHANCE,)
     else:
@@ -448,7 +447,7 @@ def illegal_reason(s: DonCarloState, action: DonCarloAction) -> str:
     p, code = s.turn, action.code
     if not all(s.hand[p][v] >= k for v, k in CODE_ITEMS[code]):
         return f"cannot play {text!r}: those cards are not all in the hand"
-    if CODE_COUNTRY[s.n][code] < 0:
+    if s.data.code_country[s.n][code] < 0:
         return f"cannot play {text!r}: no country in play accepts the digit sum {CODE_SUM[code]}"
     if s.used[code]:
         return f"cannot play {text!r}: this code name has been used already"

@@ -12,10 +12,11 @@ from functools import cache
 from random import Random
 from typing import Any, Final
 
+from tablero.core import serial
 from tablero.core.codec import TableCodec
 from tablero.core.events import Event
 from tablero.core.messages import Catalogue, Message
-from tablero.core.protocol import Action, Game, Player, Result, ScoreSheet, Viewer
+from tablero.core.protocol import Action, Game, Player, Result, ScoreSheet, Viewer, resolve_data
 from tablero.games.doncarlo import data, engine, sheet
 from tablero.games.doncarlo.actions import DRAWS, PLAYS, STARTS, DonCarloAction, Draw, Play, StartSeat, parse
 from tablero.games.doncarlo.engine import draw_card, play_code, start_game
@@ -28,13 +29,15 @@ DRAW_PHASES: Final = (DEAL, REFILL, BLOCKED_DRAW)
 
 
 @cache
-def seat_actions() -> TableCodec[DonCarloAction]:
-    """Every ``PLAY(code)``: index = code index of ``data.CODES`` (320, any player count).
+def seat_actions(codes: tuple[int, ...]) -> TableCodec[DonCarloAction]:
+    """Every ``PLAY(code)`` a family deck can form (§3.4), in code order: the usual game's 320
+    codes of ``data.CODES``, index = code index, at any player count.
 
     Codes whose digit sum no country accepts with a player count are never legal there, but
-    keep their index: one action space for every table.
+    keep their index: one action space for every player count. A table with other
+    ``FAMILY_COUNTS`` (``--data``) has the codes its family can form (``Tables.codes``).
     """
-    return TableCodec(PLAYS)
+    return TableCodec(PLAYS[i] for i in codes)
 
 
 @cache
@@ -51,7 +54,7 @@ class DonCarlo(Game[DonCarloState, DonCarloAction, DonCarloView]):
     | decisions | ``PLAY(code)`` only (§11); a single legal code is a forced step where the hand is known to all |
     | chance | every card drawn (initial hands, refills, blocked draws), the start seat |
     | hidden | hands (except the known multiset K), deck order (from everyone) |
-    | action spaces | seats: the 320 codes; chance: ``players`` start seats + 7 card values |
+    | action spaces | seats: the 320 codes (a family's own codes); chance: ``players`` start seats + 7 card values |
     | rules versions | 1: don-carlo.md rules version 1 |
     """
 
@@ -62,15 +65,19 @@ class DonCarlo(Game[DonCarloState, DonCarloAction, DonCarloView]):
     min_players = 2
     max_players = 4
     options = engine.OPTIONS
+    data_specs = data.DATA_SPECS
     state_type = DonCarloState
 
     # ------------------------------------------------------------------ setup (§4)
     def new_initial_state(self, players: int, options: Mapping[str, object] | None = None) -> DonCarloState:
-        return engine.new_state(players, self.resolve_options(players, options))
+        opts = self.resolve_options(players, options)
+        return engine.new_state(players, opts, data.tables(self.data_overrides(opts)))
 
     def max_game_length(self, players: int) -> int:
-        # every card is drawn once; every play uses at least one card; one start entry
-        return 2 * engine.FAMILY_SIZE * players + 1
+        # every card is drawn once; every play uses at least one card and a code of its own; one
+        # start entry; for the largest family any table may have (--data FAMILY_COUNTS)
+        draws = engine.MAX_FAMILY_SIZE * players
+        return draws + min(draws, len(data.ALL_CODES)) + 1
 
     # ------------------------------------------------------------------ flow
     def to_act(self, state: DonCarloState) -> tuple[Player, ...]:
@@ -78,7 +85,7 @@ class DonCarlo(Game[DonCarloState, DonCarloAction, DonCarloView]):
 
     def generate_legal(self, state: DonCarloState, player: Player) -> Sequence[DonCarloAction]:
         p = state.turn
-        return engine.legal_codes(state.n, state.hand[p], state.hand_key[p], state.used)
+        return engine.legal_codes(state.data, state.n, state.hand[p], state.hand_key[p], state.used)
 
     def chance_outcomes(self, state: DonCarloState) -> Sequence[tuple[DonCarloAction, float]]:
         if state.phase == START:
@@ -155,7 +162,7 @@ class DonCarlo(Game[DonCarloState, DonCarloAction, DonCarloView]):
 
     # ------------------------------------------------------------------ action spaces
     def action_codec(self, players: int, options: Mapping[str, object] | None = None) -> TableCodec[DonCarloAction]:
-        return seat_actions()
+        return seat_actions(data.tables(self.data_overrides(options)).codes)
 
     def chance_codec(self, players: int, options: Mapping[str, object] | None = None) -> TableCodec[DonCarloAction]:
         return chance_actions(players)
@@ -190,7 +197,50 @@ class DonCarlo(Game[DonCarloState, DonCarloAction, DonCarloView]):
         return msg.id == "dc.round"
 
     def table_data(self, options: Mapping[str, object] | None = None) -> dict[str, Any]:
-        return data.table_data()
+        """Country facts and the card tables as a table with these options plays them."""
+        return data.table_data(data.tables(self.data_overrides(options)))
+
+    # ------------------------------------------------------------------ statistics
+    def rounds(self, state: DonCarloState) -> int | None:
+        """The rounds begun: +1 each time the turn comes round past the start seat (the log's sections)."""
+        return state.round
+
+    def seat_roles(self, state: DonCarloState) -> tuple[str, ...] | None:
+        """Each seat's family colour (``red``, ``blue``, ``yellow``, ``green`` by seat)."""
+        return data.FAMILY_COLOURS[:state.n]
+
+    # ------------------------------------------------------------------ state JSON
+    def state_to_json(self, state: DonCarloState) -> dict[str, Any]:
+        """The position by the state's annotations; the table's data as its overrides only, under
+        ``data`` and only where there are some (the usual game's JSON has no such key)."""
+        out: dict[str, Any] = {}
+        for name, hint in serial.state_fields(DonCarloState):
+            if name == "data":
+                if state.data.overrides:
+                    out[name] = state.data.overrides_json()
+            else:
+                out[name] = serial.dump(getattr(state, name), hint)
+        return out
+
+    def state_from_json(self, raw: Mapping[str, Any]) -> DonCarloState:
+        fields = serial.state_fields(DonCarloState)
+        given = dict(raw)
+        given.setdefault("data", {})
+        missing = [n for n, _ in fields if n not in given]
+        extra = sorted(set(given) - {n for n, _ in fields})
+        if missing or extra:
+            raise ValueError(f"not a {self.id} state: missing {missing}, unknown {extra}")
+        s = DonCarloState.__new__(DonCarloState)
+        try:
+            for name, hint in fields:
+                if name == "data":
+                    s.data = data.tables(resolve_data(self.id, self.data_specs, given[name]))
+                else:
+                    setattr(s, name, serial.load(given[name], hint))
+        except (KeyError, TypeError, IndexError) as exc:
+            raise ValueError(f"not a {self.id} state: {exc!r}") from exc
+        s.legal_cache = None
+        return s
 
     def render(self, view: DonCarloView, tr: Callable[[Message], str]) -> str:
         return render_view(view, tr)

@@ -11,9 +11,10 @@ legal code waits for ``PLAY``. Forced draws are then applied as chance actions::
     GAME.apply(s, CHANCE, DRAWS[5])      # GAME from tablero.games.doncarlo.rules
 
 Everything not given is filled in consistently where possible: every seat's hand + deck +
-agents' cards equal his family (``data.FAMILY_COUNTS``). A seat with no hand given holds
-up to four cards taken round-robin from the values 1, 2, 3, 4, 5, 6, 0 of what is left of
-his family; a deck not given is the rest of the family. A seat that is out holds nothing
+agents' cards equal his family (``FAMILY_COUNTS`` of the table's data, ``options["data"]``).
+A seat with no hand given holds up to a hand's size (four) of cards taken round-robin from the
+values 1, 2, 3, 4, 5, 6, 0 of what is left of his family; a deck not given is the rest of the
+family. A seat that is out holds nothing
 and has an empty deck unless told otherwise. Influence and bonus points are recomputed
 from the agents unless given. No randomness is used.
 """
@@ -24,10 +25,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
 
 from tablero.core.events import Event
-from tablero.core.protocol import resolve_options
+from tablero.core.protocol import data_overrides, resolve_options
 from tablero.games.doncarlo.actions import Play, parse
-from tablero.games.doncarlo.data import CODES, COUNTRY_INDEX, FAMILY_COUNTS, HAND_SIZE, code_text
-from tablero.games.doncarlo.engine import CODE_BONUS, CODE_COUNTRY, OPTIONS, POW5, begin_turn, new_state
+from tablero.games.doncarlo.data import ALL_CODES, COUNTRY_INDEX, DATA_SPECS, VALUES, code_text, tables
+from tablero.games.doncarlo.engine import OPTIONS, begin_turn, new_state
 from tablero.games.doncarlo.state import DonCarloState
 
 DEFAULT_HAND_ORDER: Final = (1, 2, 3, 4, 5, 6, 0)
@@ -45,15 +46,16 @@ def play(text: str) -> Play:
 def checked_options(players: int, options: Mapping[str, object] | None) -> dict[str, object]:
     """``options`` read and checked by Don Carlo's option specs, as ``Game.resolve_options`` does.
 
-    Raises ``TableroError`` for a player count out of 2-4, ``OptionError`` for a bad option.
+    Raises ``TableroError`` for a player count out of 2-4, ``OptionError`` for a bad option
+    (``DataError`` for bad data overrides).
     """
-    return resolve_options("don-carlo", 2, 4, OPTIONS, players, options)
+    return resolve_options("don-carlo", 2, 4, OPTIONS, players, options, DATA_SPECS)
 
 
 def _counts(values: Iterable[int], what: str) -> list[int]:
-    out = [0] * len(FAMILY_COUNTS)
+    out = [0] * len(VALUES)
     for v in values:
-        if not 0 <= v < len(FAMILY_COUNTS):
+        if not 0 <= v < len(VALUES):
             raise ValueError(f"{what}: card value {v} is not 0-6")
         out[v] += 1
     return out
@@ -100,7 +102,10 @@ def scenario(
     e.g. more used codes than the families' cards could have formed.
     Raises ``ValueError`` for an inconsistent description, ``OptionError`` for bad options.
     """
-    s = new_state(players, checked_options(players, options))
+    opts = checked_options(players, options)
+    s = new_state(players, opts, tables(data_overrides("don-carlo", DATA_SPECS, opts)))
+    t = s.data
+    family = t.FAMILY_COUNTS
     n = s.n
     out_seats = set(out)
     if any(not 0 <= p < n for p in out_seats):
@@ -109,16 +114,18 @@ def scenario(
         raise ValueError(f"turn: seat {turn} cannot start a turn (players {n}, out {sorted(out_seats)})")
     hand = _seat_map(n, hands, "hand")
     deck = _seat_map(n, decks, "deck")
-    taken = [[0] * len(FAMILY_COUNTS) for _ in range(n)]  # agents' cards per seat
+    taken = [[0] * len(VALUES) for _ in range(n)]  # agents' cards per seat
     seen: set[int] = set()
 
     def place(country: int, seat: int, code: int) -> None:
         if code in seen:
-            raise ValueError(f"code {code_text(CODES[code])} is used twice")
+            raise ValueError(f"code {code_text(ALL_CODES[code])} is used twice")
+        if code not in t.codes:
+            raise ValueError(f"code {code_text(ALL_CODES[code])}: no family of this table can form it")
         seen.add(code)
         s.agents[country].append((seat, code))
         s.used[code] = 1
-        for v in CODES[code]:
+        for v in ALL_CODES[code]:
             taken[seat][v] += 1
 
     for cid, placed in (agents or {}).items():
@@ -129,24 +136,24 @@ def scenario(
             code = play(text).code
             if not 0 <= seat < n:
                 raise ValueError(f"agents: no seat {seat} with {n} players")
-            if CODE_COUNTRY[n][code] != ci:
+            if t.code_country[n][code] != ci:
                 raise ValueError(f"agents: code {text} does not go to {cid}")
             place(ci, seat, code)
 
     def spare(p: int) -> list[int]:
         h, d = hand.get(p), deck.get(p)
         return [
-            FAMILY_COUNTS[v] - taken[p][v] - (h[v] if h else 0) - (d[v] if d else 0)
-            for v in range(len(FAMILY_COUNTS))
+            family[v] - taken[p][v] - (h[v] if h else 0) - (d[v] if d else 0)
+            for v in range(len(VALUES))
         ]
 
     order = [(turn + i) % n for i in range(1, n + 1)]
     for text in used:
         code = play(text).code
-        country = CODE_COUNTRY[n][code]
+        country = t.code_country[n][code]
         if country < 0:
             raise ValueError(f"used: no country in play accepts code {text}")
-        need = _counts(CODES[code], "used")
+        need = _counts(ALL_CODES[code], "used")
         owner = next((p for p in order if all(a >= b for a, b in zip(spare(p), need, strict=True))), -1)
         if owner < 0:
             if strict:
@@ -156,32 +163,32 @@ def scenario(
 
     for p in range(n):
         if p not in hand:
-            cards = [0] * len(FAMILY_COUNTS)
+            cards = [0] * len(VALUES)
             if p not in out_seats:
                 rest = spare(p)
-                while sum(cards) < HAND_SIZE and any(rest[v] > cards[v] for v in DEFAULT_HAND_ORDER):
+                while sum(cards) < t.HAND_SIZE and any(rest[v] > cards[v] for v in DEFAULT_HAND_ORDER):
                     for v in DEFAULT_HAND_ORDER:
-                        if rest[v] > cards[v] and sum(cards) < HAND_SIZE:
+                        if rest[v] > cards[v] and sum(cards) < t.HAND_SIZE:
                             cards[v] += 1
             hand[p] = cards
         if p not in deck:
-            deck[p] = [0] * len(FAMILY_COUNTS) if p in out_seats else [max(0, c) for c in spare(p)]
+            deck[p] = [0] * len(VALUES) if p in out_seats else [max(0, c) for c in spare(p)]
         if strict:
             for v, c in enumerate(spare(p)):
                 if c < 0:
                     raise ValueError(
-                        f"seat {p} would have {FAMILY_COUNTS[v] - c} cards of value {v} "
-                        f"(hand, deck and agents); a family has {FAMILY_COUNTS[v]}"
+                        f"seat {p} would have {family[v] - c} cards of value {v} "
+                        f"(hand, deck and agents); a family has {family[v]}"
                     )
 
     k = _seat_map(n, known, "known")
     for p in range(n):
         s.hand[p] = hand[p]
-        s.hand_key[p] = sum(c * POW5[v] for v, c in enumerate(hand[p]))
+        s.hand_key[p] = sum(c * t.pow[v] for v, c in enumerate(hand[p]))
         s.hand_size[p] = sum(hand[p])
         s.deck[p] = deck[p]
         s.deck_size[p] = sum(deck[p])
-        s.known[p] = k.get(p, [0] * len(FAMILY_COUNTS))
+        s.known[p] = k.get(p, [0] * len(VALUES))
         if any(a > b for a, b in zip(s.known[p], hand[p], strict=True)):
             raise ValueError(f"known: seat {p}'s known cards are not all in his hand")
         s.out[p] = p in out_seats
@@ -191,7 +198,7 @@ def scenario(
     for c in s.countries:
         for position, (seat, code) in enumerate(s.agents[c], start=1):
             s.influence[seat] += position
-            s.bonus[seat] += CODE_BONUS[code]
+            s.bonus[seat] += t.code_bonus[code]
     for p, value in (influence or {}).items():
         s.influence[p] = value
     for p, value in (bonus or {}).items():

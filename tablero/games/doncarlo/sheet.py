@@ -17,8 +17,8 @@ from collections.abc import Sequence
 
 from tablero.core.messages import Message
 from tablero.core.protocol import ScoreSheet, SheetRow
-from tablero.games.doncarlo.data import CODES, COUNTRIES
-from tablero.games.doncarlo.engine import CODE_BONUS, majorities
+from tablero.games.doncarlo.data import ALL_CODES, COUNTRIES, code_kind
+from tablero.games.doncarlo.engine import majorities
 from tablero.games.doncarlo.state import OVER, DonCarloState
 
 TOTAL = Message("dc.sheet.total")
@@ -26,8 +26,6 @@ EARLIER = Message("dc.sheet.earlier")
 INFLUENCE = Message("dc.sheet.influence")
 BONUS = Message("dc.sheet.bonus")
 MAJORITIES = Message("dc.sheet.majorities")
-RUNS = Message("dc.sheet.runs")
-TRIPLES = Message("dc.sheet.triples")
 
 
 def _country(c: int) -> Message:
@@ -36,17 +34,18 @@ def _country(c: int) -> Message:
 
 def score_sheet(state: DonCarloState, log: Sequence[Message]) -> ScoreSheet:
     s, n = state, state.n
+    bonus = s.data.code_bonus
     rows: list[SheetRow] = []
     runs, triples = [0] * n, [0] * n
     for c in s.countries:
         influence = [0] * n
         for k, (seat, code) in enumerate(s.agents[c]):
             influence[seat] += k + 1
-            if CODE_BONUS[code]:
-                (triples if len(set(CODES[code])) == 1 else runs)[seat] += CODE_BONUS[code]
+            if bonus[code]:
+                (triples if code_kind(ALL_CODES[code]) == "triple" else runs)[seat] += bonus[code]
         rows.append(SheetRow(_country(c), tuple(influence), INFLUENCE))
-    rows.append(SheetRow(RUNS, tuple(runs), BONUS))
-    rows.append(SheetRow(TRIPLES, tuple(triples), BONUS))
+    rows.append(SheetRow(Message("dc.sheet.runs", bonus=s.data.RUN_BONUS), tuple(runs), BONUS))
+    rows.append(SheetRow(Message("dc.sheet.triples", bonus=s.data.TRIPLE_BONUS), tuple(triples), BONUS))
     if s.phase == OVER:
         for c, points, winners in majorities(s):
             rows.append(SheetRow(_country(c), tuple(points if p in winners else 0 for p in range(n)), MAJORITIES))

@@ -1,9 +1,11 @@
 """Don Carlo state: plain annotated data with a hand-written clone().
 
-Card multisets are lists of 7 counts indexed by value. A hand also keeps a base-5 key
-(``sum(count[v] * 5**v)``) so that the candidate codes of a hand are one dict lookup.
-The annotations are exact (lists, tuples, ``bytearray``): the core writes the state to JSON
-and reads it back equal from them (``Game.state_to_json`` / ``state_from_json``).
+Card multisets are lists of 7 counts indexed by value. A hand also keeps a key
+(``sum(count[v] * data.pow[v])``, base 5 in the usual game) so that the candidate codes of a
+hand are one dict lookup. The annotations are exact (lists, tuples, ``bytearray``): the core
+writes the state to JSON and reads it back equal from them; the table's data (``data``, one
+shared :class:`~tablero.games.doncarlo.data.Tables`) goes as its overrides only
+(``DonCarlo.state_to_json`` / ``state_from_json``).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 from typing import Final
 
 from tablero.core.protocol import GameState
+from tablero.games.doncarlo.data import Tables
 
 # Phases
 DEAL: Final = 0  # chance: initial hands, seat by seat, one card at a time (§4.1)
@@ -33,6 +36,7 @@ class DonCarloState(GameState):
         "bonus",
         "countries",
         "country_points",
+        "data",
         "deck",
         "deck_size",
         "hand",
@@ -53,6 +57,7 @@ class DonCarloState(GameState):
         "used",
     )
 
+    data: Tables  # the table's data: defaults and --data overrides (shared, never copied)
     n: int
     countries: tuple[int, ...]  # indices of countries in play (data.COUNTRIES)
     points: tuple[int, ...]  # majority points per country index (all 7)
@@ -80,6 +85,7 @@ class DonCarloState(GameState):
 
     def clone(self) -> DonCarloState:
         s = DonCarloState.__new__(DonCarloState)
+        s.data = self.data
         s.n = self.n
         s.countries = self.countries
         s.points = self.points

@@ -7,12 +7,53 @@ from collections.abc import Callable
 from tablero.core.messages import Catalogue, Message
 from tablero.core.protocol import Player, Viewer
 from tablero.games.doncarlo.actions import DonCarloAction, Draw, Play, StartSeat
-from tablero.games.doncarlo.data import COUNTRIES, FAMILY_COLOURS, RUN_BONUS, TRIPLE_BONUS
-from tablero.games.doncarlo.engine import CODE_BONUS, CODE_COUNTRY, redact_action
+from tablero.games.doncarlo.data import ALL_CODES, COUNTRIES, FAMILY_COLOURS, code_kind
+from tablero.games.doncarlo.engine import redact_action
 from tablero.games.doncarlo.state import BLOCKED_DRAW, DonCarloState
 from tablero.games.doncarlo.view import DonCarloView
 
 _COUNTRY_NAMES = {f"dc.country.{c.id}": c.name for c in COUNTRIES}
+
+
+_COUNTRY_SELECT = "{id:select:" + "|".join(f"{c.id}={c.name}" for c in COUNTRIES) + "|other={id}}"
+"""A country's name from its id (a data label's ``{id}``)."""
+
+# The lobby's advanced section: a label per overridable data value (data.DATA_SPECS); a country's
+# field shares one label with the country's id as {id}.
+_DATA_EN = {
+    "data.FAMILY_COUNTS": "Cards per value 0–6 in a family",
+    "data.FAMILY_COUNTS.help": "Seven numbers: how many cards of each value 0 to 6 one family deck holds "
+                               "(usually four each of 0–4, three 5s and two 6s).",
+    "data.HAND_SIZE": "Hand size",
+    "data.HAND_SIZE.help": "Cards a hand is dealt and refilled to after each agent.",
+    "data.RUN_BONUS": "Bonus for a run",
+    "data.RUN_BONUS.help": "Bonus points for a 3-card run such as 1/2/3.",
+    "data.TRIPLE_BONUS": "Bonus for a triple",
+    "data.TRIPLE_BONUS.help": "Bonus points for a 3-card triple such as 2/2/2.",
+    "data.SUM_BOUNDS": "Digit sums of the countries",
+    "data.SUM_BOUNDS.help": "Eight numbers: the lowest digit sum of each country from Egoistrien to Schwadronien, "
+                            "then the highest sum of Schwadronien. Each country takes the sums up to the next "
+                            "country's lowest.",
+    "data.COUNTRIES.players": f"Player counts with {_COUNTRY_SELECT}",
+    "data.COUNTRIES.players.help": f"The player counts (2, 3, 4) with {_COUNTRY_SELECT} on the table.",
+}
+_DATA_DE = {
+    "data.FAMILY_COUNTS": "Karten je Wert 0–6 einer Familie",
+    "data.FAMILY_COUNTS.help": "Sieben Zahlen: wie viele Karten jedes Werts 0 bis 6 ein Familienstapel hat "
+                               "(üblich je vier 0–4, drei 5er und zwei 6er).",
+    "data.HAND_SIZE": "Handkarten",
+    "data.HAND_SIZE.help": "Auf so viele Karten wird die Hand ausgeteilt und nach jedem Agenten aufgefüllt.",
+    "data.RUN_BONUS": "Bonus für eine Folge",
+    "data.RUN_BONUS.help": "Bonuspunkte für eine Folge aus drei Karten wie 1/2/3.",
+    "data.TRIPLE_BONUS": "Bonus für einen Drilling",
+    "data.TRIPLE_BONUS.help": "Bonuspunkte für einen Drilling aus drei Karten wie 2/2/2.",
+    "data.SUM_BOUNDS": "Ziffernsummen der Länder",
+    "data.SUM_BOUNDS.help": "Acht Zahlen: die kleinste Ziffernsumme jedes Landes von Egoistrien bis Schwadronien, "
+                            "dann die größte Summe von Schwadronien. Jedes Land nimmt die Summen bis zur kleinsten "
+                            "des nächsten Landes.",
+    "data.COUNTRIES.players": f"Spielerzahlen mit {_COUNTRY_SELECT}",
+    "data.COUNTRIES.players.help": f"Die Spielerzahlen (2, 3, 4), bei denen {_COUNTRY_SELECT} ausliegt.",
+}
 
 
 def _in_play_label(players: frozenset[int], en: bool) -> str:
@@ -58,19 +99,14 @@ _OPTIONS_DE = {
 }
 
 
-def _bonus(value: int, en: bool) -> str:
-    if en:
-        return f"{value} bonus point" + ("" if value == 1 else "s")
-    return f"{value} Bonuspunkt" + ("" if value == 1 else "e")
-
 CATALOGUE: Catalogue = {
     "en": {
-        **_COUNTRY_NAMES, **_OPTIONS_EN, **_KEY_LABELS["en"],
+        **_COUNTRY_NAMES, **_OPTIONS_EN, **_KEY_LABELS["en"], **_DATA_EN,
         "dc.play": "{seat} sends agent {code} to {country}: +{influence} influence"
                    "{bonus:select:0=|other=, +{bonus} bonus {bonus:plural:point|points}}",
         "dc.play.action": "send agent {code} to {country}: +{influence} influence{bonus_text}",
-        "dc.bonus.run": f", +{_bonus(RUN_BONUS, True)} (run)",
-        "dc.bonus.triple": f", +{_bonus(TRIPLE_BONUS, True)} (triple)",
+        "dc.bonus.run": ", +{bonus} bonus {bonus:plural:point|points} (run)",
+        "dc.bonus.triple": ", +{bonus} bonus {bonus:plural:point|points} (triple)",
         "dc.bonus.none": "",
         "dc.draw": "{seat} draws a {value}",
         "dc.draw.hidden": "{seat} draws a card",
@@ -103,12 +139,12 @@ CATALOGUE: Catalogue = {
         "dc.standing": "{seat} {points} {points:plural:point|points}",
     },
     "de": {
-        **_COUNTRY_NAMES, **_OPTIONS_DE, **_KEY_LABELS["de"],
+        **_COUNTRY_NAMES, **_OPTIONS_DE, **_KEY_LABELS["de"], **_DATA_DE,
         "dc.play": "{seat} schickt Agent {code} nach {country}: +{influence} Einfluss"
                    "{bonus:select:0=|other=, +{bonus} {bonus:plural:Bonuspunkt|Bonuspunkte}}",
         "dc.play.action": "Agent {code} nach {country} schicken: +{influence} Einfluss{bonus_text}",
-        "dc.bonus.run": f", +{_bonus(RUN_BONUS, False)} (Folge)",
-        "dc.bonus.triple": f", +{_bonus(TRIPLE_BONUS, False)} (Drilling)",
+        "dc.bonus.run": ", +{bonus} {bonus:plural:Bonuspunkt|Bonuspunkte} (Folge)",
+        "dc.bonus.triple": ", +{bonus} {bonus:plural:Bonuspunkt|Bonuspunkte} (Drilling)",
         "dc.bonus.none": "",
         "dc.draw": "{seat} zieht eine {value}",
         "dc.draw.hidden": "{seat} zieht eine Karte",
@@ -151,15 +187,16 @@ def describe_action(s: DonCarloState, player: Player, action: DonCarloAction, vi
     """
     seen = redact_action(s, player, action, viewer)
     if isinstance(seen, Play):
-        country = CODE_COUNTRY[s.n][seen.code]
+        country = s.data.code_country[s.n][seen.code]
         cid = COUNTRIES[country].id if country >= 0 else "none"
         gain = len(s.agents[country]) + 1 if country >= 0 else 0
-        bonus = CODE_BONUS[seen.code]
+        bonus = s.data.code_bonus[seen.code]
         if player == viewer:
-            btext = ("dc.bonus.none", "dc.bonus.run", "dc.bonus.triple")[bonus]
+            kind = code_kind(ALL_CODES[seen.code]) if bonus else None
+            btext = Message(f"dc.bonus.{kind}", bonus=bonus) if kind else Message("dc.bonus.none")
             return Message("dc.play.action", code=seen.to_text(),
                            country=Message(f"dc.country.{cid}"), influence=gain,
-                           bonus_text=Message(btext))
+                           bonus_text=btext)
         return Message("dc.play", seat=player, code=seen.to_text(),
                        country=Message(f"dc.country.{cid}"), influence=gain, bonus=bonus)
     if isinstance(seen, StartSeat):
@@ -233,8 +270,8 @@ SHEET_CATALOGUE: Catalogue = {
         "dc.sheet.earlier": "Points at the start position",
         "dc.sheet.influence": "Influence",
         "dc.sheet.bonus": "Bonus",
-        "dc.sheet.runs": "Runs (+1 each)",
-        "dc.sheet.triples": "Triples (+2 each)",
+        "dc.sheet.runs": "Runs (+{bonus} each)",
+        "dc.sheet.triples": "Triples (+{bonus} each)",
         "dc.sheet.majorities": "Country majorities",
     },
     "de": {
@@ -242,8 +279,8 @@ SHEET_CATALOGUE: Catalogue = {
         "dc.sheet.earlier": "Punkte der Startstellung",
         "dc.sheet.influence": "Einfluss",
         "dc.sheet.bonus": "Bonus",
-        "dc.sheet.runs": "Folgen (je +1)",
-        "dc.sheet.triples": "Drillinge (je +2)",
+        "dc.sheet.runs": "Folgen (je +{bonus})",
+        "dc.sheet.triples": "Drillinge (je +{bonus})",
         "dc.sheet.majorities": "Mehrheiten in den Ländern",
     },
 }

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from tablero.core.messages import Catalogue, Message
+from tablero.core.protocol import DATA_OPTION
 from tablero.core.tutorial import Step, Tutorial
 from tablero.games.doncarlo.actions import DonCarloAction
 from tablero.games.doncarlo.data import COUNTRIES
@@ -22,12 +23,15 @@ NAMES: Final = ("Ana", "Bruno", "Carla", "Diego")
 
 
 def options_of(state: DonCarloState) -> Mapping[str, object]:
-    """The options a position was made with (all of them are kept in the state)."""
-    return {
+    """The options a position was made with (all of them are kept in the state, data overrides too)."""
+    out: dict[str, object] = {
         "start_seat": "random" if state.start_option is None else state.start_option,
         "country_points": {c.id: state.points[i] for i, c in enumerate(COUNTRIES)},
         "majority_tie": state.tie_rule,
     }
+    if state.data.overrides:
+        out[DATA_OPTION] = state.data.overrides_json()
+    return out
 
 
 def _first() -> DonCarloState:

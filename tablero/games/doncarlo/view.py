@@ -10,6 +10,8 @@ see (an allow-list):
 * ``private`` (:class:`PrivateView`, ``None`` for spectators): the seat's own hand.
 * ``deciding`` (:class:`Deciding`): who decides what now — the phase, the active seat, who
   is to act and whether a blocked turn is under way.
+* ``data``: the table's data (card counts, hand size, bonuses, the countries' sums and player
+  counts with any ``--data`` overrides). The rules are public; the JSON carries the overrides only.
 
 A spectator sees what every seat sees of the others.
 """
@@ -22,8 +24,8 @@ from typing import Any, Final
 
 from tablero.core.serial import plain
 from tablero.games.doncarlo.actions import CODE_BY_TEXT, CODE_TEXTS
-from tablero.games.doncarlo.data import CODES, COUNTRIES, COUNTRY_INDEX, FAMILY_COUNTS
-from tablero.games.doncarlo.engine import POW5, hand_values, has_legal_code, new_state
+from tablero.games.doncarlo.data import ALL_CODES, COUNTRIES, COUNTRY_INDEX, Tables
+from tablero.games.doncarlo.engine import hand_values, has_legal_code, new_state
 from tablero.games.doncarlo.state import OVER, PHASE_NAMES, PLAY, DonCarloState
 
 DEFAULT_POINTS: Final = {c.id: c.default_points for c in COUNTRIES}
@@ -110,17 +112,23 @@ class DonCarloView:
     private: PrivateView | None
     """None for a spectator."""
     deciding: Deciding
+    data: Tables
+    """The table's data (the same object as the state's)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"viewer": self.viewer, "public": plain(self.public),
-                "private": None if self.private is None else plain(self.private),
-                "deciding": plain(self.deciding)}
+        out = {"viewer": self.viewer, "public": plain(self.public),
+               "private": None if self.private is None else plain(self.private),
+               "deciding": plain(self.deciding)}
+        if self.data.overrides:
+            out["data"] = self.data.overrides_json()
+        return out
 
 
 def observe_state(s: DonCarloState, viewer: int | None) -> DonCarloView:
     """What ``viewer`` (a seat, or None for a spectator) may know of ``s`` (§9)."""
     over = s.phase == OVER
     n = s.n
+    table = s.data.COUNTRIES
     scores = tuple(s.score(p) for p in range(n))
     ranks = None
     if over:
@@ -134,7 +142,7 @@ def observe_state(s: DonCarloState, viewer: int | None) -> DonCarloView:
         countries=tuple(
             CountryView(
                 id=COUNTRIES[c].id,
-                sums=tuple(sorted(COUNTRIES[c].sums)),
+                sums=tuple(sorted(table[c].sums)),
                 points=s.points[c],
                 agents=tuple((seat, CODE_TEXTS[code]) for seat, code in s.agents[c]),
             )
@@ -160,7 +168,7 @@ def observe_state(s: DonCarloState, viewer: int | None) -> DonCarloView:
         to_act=s.actors,
         blocked=s.turn if s.blocked else None,
     )
-    return DonCarloView(viewer=viewer, public=public, private=private, deciding=deciding)
+    return DonCarloView(viewer=viewer, public=public, private=private, deciding=deciding, data=s.data)
 
 
 def _counts(values: tuple[int, ...]) -> list[int]:
@@ -185,7 +193,8 @@ def determinize_view(view: DonCarloView, viewer: int, rng: Random) -> DonCarloSt
         "country_points": {**DEFAULT_POINTS, **{c.id: c.points for c in pub.countries}},
         "majority_tie": pub.tie_rule,
     }
-    s = new_state(pub.players, options)
+    t = view.data
+    s = new_state(pub.players, options, t)
     n = pub.players
     s.phase = PHASE_NAMES.index(dec.phase)
     s.turn = dec.turn
@@ -205,12 +214,12 @@ def determinize_view(view: DonCarloView, viewer: int, rng: Random) -> DonCarloSt
             s.agents[ci].append((seat, idx))
             s.used[idx] = 1
             s.plays += 1
-            for v in CODES[idx]:
+            for v in ALL_CODES[idx]:
                 played[seat][v] += 1
     s.known = [_counts(k) for k in pub.known]
     for _ in range(MAX_TRIES):
         for p in range(n):
-            rest = [FAMILY_COUNTS[v] - played[p][v] for v in range(7)]
+            rest = [t.FAMILY_COUNTS[v] - played[p][v] for v in range(7)]
             shown = pub.hands[p]
             if p == viewer and own is not None:
                 hand = _counts(own)
@@ -223,7 +232,7 @@ def determinize_view(view: DonCarloView, viewer: int, rng: Random) -> DonCarloSt
                 for v in rng.sample(pool, hidden):
                     hand[v] += 1
             s.hand[p] = hand
-            s.hand_key[p] = sum(c * POW5[v] for v, c in enumerate(hand))
+            s.hand_key[p] = sum(c * t.pow[v] for v, c in enumerate(hand))
             s.hand_size[p] = sum(hand)
             s.deck[p] = [rest[v] - hand[v] for v in range(7)]
             s.deck_size[p] = sum(s.deck[p])

@@ -29,6 +29,8 @@ from tablero.games.elgrande.data import (
     POWER_CABALLEROS,
     POWER_VALUES,
     TILES,
+    Tables,
+    card_amounts,
 )
 
 
@@ -208,14 +210,23 @@ def parse(text: str) -> EGAction:
     return act(kind, *args)
 
 
+def card_message(c: int, tables: Tables) -> Message:
+    """The name of card type ``c`` as the table plays it: ``eg.card.<id>``, or ``eg.card_n.<id>``
+    with the table's number where a data override changes the number in the name (1A "up to 5")."""
+    cid = CARD_TYPES[c].id
+    n = card_amounts(tables).get(cid)
+    return Message(f"eg.card.{cid}") if n is None else Message(f"eg.card_n.{cid}", n=n)
+
+
 # ---------------------------------------------------------------------------- action spaces
 _TAIL: Final = (Kind.STOP,)
 """Kinds numbered after all others: ``stop`` follows the moves, extra placements and intakes it
 ends, as the legal actions list it."""
 
 
-def _seat_actions(players: int) -> list[EGAction]:
-    """Every seat decision with ``players`` seats, in the order each phase lists its actions.
+def _seat_actions(players: int, intake_max: int) -> list[EGAction]:
+    """Every seat decision with ``players`` seats, in the order each phase lists its actions
+    (intakes up to ``intake_max`` caballeros).
 
     Kinds come in declaration order (``stop`` last), arguments ascending within a kind, except
     the scoreboards: by tile, then place-or-move, then region (4A lists each tile's actions
@@ -227,7 +238,7 @@ def _seat_actions(players: int) -> list[EGAction]:
     seats = range(players)
     by_kind: dict[Kind, list[EGAction]] = {
         Kind.POWER: [act(Kind.POWER, v) for v in POWER_VALUES],
-        Kind.INTAKE: [act(Kind.INTAKE, i) for i in range(max(POWER_CABALLEROS) + 1)],
+        Kind.INTAKE: [act(Kind.INTAKE, i) for i in range(intake_max + 1)],
         Kind.INTAKE_FROM: [act(Kind.INTAKE_FROM, r) for r in regions],
         Kind.TAKE: [act(Kind.TAKE, c) for c in range(len(CARD_TYPES))],
         Kind.PLACE: [act(Kind.PLACE, a) for a in areas],
@@ -255,9 +266,10 @@ def _seat_actions(players: int) -> list[EGAction]:
 
 
 @cache
-def seat_codec(players: int) -> TableCodec[EGAction]:
-    """The fixed action space of the seats' decisions (options change nothing in it)."""
-    return TableCodec(_seat_actions(players))
+def seat_codec(players: int, intake_max: int = max(POWER_CABALLEROS)) -> TableCodec[EGAction]:
+    """The fixed action space of the seats' decisions: options change nothing in it but the
+    largest intake (a data override of ``POWER_CABALLEROS`` may raise it above 6)."""
+    return TableCodec(_seat_actions(players, intake_max))
 
 
 @cache

@@ -3,12 +3,22 @@ follows, rules version 1, summarised in docs/games/el-grande.md).
 
 Facts only; the rules code reads them. Markers follow the spec: (single source), (decision).
 An owner of the real box corrects a value here and raises DATA_VERSION.
+
+Every (single source) value can also be overridden per game without editing this file
+(``--data NAME=VALUE``; :data:`DATA_SPECS`). The constants below are the defaults; a game plays
+with the :class:`Tables` built from them and its overrides (``state.data``), and the rules,
+views, words and bots read every overridable value from there.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Final
+
+from tablero.core.errors import DataError
+from tablero.core.protocol import DataSpec, DataValue, data_json, data_overrides
 
 RULES_VERSION: Final = "1"
 """Rules version of el-grande.md this package implements."""
@@ -68,9 +78,16 @@ BORDERS: Final = (
 """The 15 borders (§2.3, single source for six of them)."""
 
 
-def _neighbours() -> tuple[tuple[int, ...], ...]:
+SINGLE_SOURCE_BORDERS: Final = (
+    ("aragon", "cataluna"), ("aragon", "pais_vasco"), ("aragon", "valencia"), ("cataluna", "valencia"),
+    ("granada", "sevilla"), ("granada", "valencia"),
+)
+"""The six borders of §2.3 that rest on one source only (each may be overridden as absent)."""
+
+
+def _neighbours(borders: tuple[tuple[str, str], ...] = BORDERS) -> tuple[tuple[int, ...], ...]:
     out: list[set[int]] = [set() for _ in REGIONS]
-    for a, b in BORDERS:
+    for a, b in borders:
         i, j = AREA_INDEX[a], AREA_INDEX[b]
         out[i].add(j)
         out[j].add(i)
@@ -204,15 +221,226 @@ COLOURS: Final = ("yellow", "red", "blue", "green", "magenta")
 LETTERS: Final = ("Y", "R", "B", "G", "M")
 
 
-def table_data() -> dict[str, object]:
-    """Map and card facts for the board drawing in the browser (``Game.table_data``)."""
+# ---------------------------------------------------------------------------- data overrides
+GAME_ID: Final = "el-grande"
+
+
+def _descending(value: DataValue) -> None:
+    assert isinstance(value, tuple)
+    if list(value) != sorted(value, reverse=True):
+        raise ValueError("1st place pays at least as much as 2nd, and 2nd at least as much as 3rd")
+
+
+def _not_empty(value: DataValue) -> None:
+    if not value:
+        raise ValueError("name at least one region class")
+
+
+def border_name(a: str, b: str) -> str:
+    """The data spec name of the border between regions ``a`` and ``b`` (§2.3)."""
+    return f"BORDERS.{a}-{b}.present"
+
+
+_MOVE_CARDS: Final = {"1B": "1B: moves of caballeros of any colours", "1C": "1C: moves of own caballeros",
+                      "1E": "1E: moves of opponents' caballeros", "1F": "1F: moves of caballeros of any colours"}
+_SINGLE_SOURCE_COUNTS: Final = (
+    "1A", "1B", "1C", "1D", "1E", "1F", "1G", "1H", "1I", "2E", "2F", "2G", "2H", "3A", "3B", "3C", "3D",
+    "4A", "4B", "4C",
+)
+"""The card types whose number of copies rests on one source (§2.5, §16)."""
+
+DATA_SPECS: Final[tuple[DataSpec, ...]] = (
+    *(DataSpec(name=f"REGIONS.{r.id}.values", default=r.values, length=3, low=0, high=20, check=_descending,
+               source="single source",
+               help=f"points for 1st, 2nd and 3rd place in {r.name_es}, descending; the first is its class "
+                    "for 3A-3C (§2.2)")
+      for r in REGIONS),
+    *(DataSpec(name=border_name(a, b), default=1, low=0, high=1, source="single source",
+               help=f"1 if {a} and {b} are neighbours, 0 if not (§2.3)")
+      for a, b in SINGLE_SOURCE_BORDERS),
+    DataSpec(name="POWER_CABALLEROS", default=POWER_CABALLEROS[1:], length=13, low=0, high=10,
+             source="single source",
+             help="caballeros each power card 1-13 takes from the province into the court (§2.4)"),
+    *(DataSpec(name=f"CARD_TYPES.{c}.count", default=CARD_TYPES[CARD_INDEX[c]].count, low=1, high=6,
+               source="single source",
+               help=f"copies of action card {c} in stack {CARD_TYPES[CARD_INDEX[c]].stack} (§2.5); "
+                    "each of stacks 1-4 keeps at least 9 cards")
+      for c in _SINGLE_SOURCE_COUNTS),
+    DataSpec(name="REGION_MOVES", default=REGION_MOVES, low=1, high=10, source="single source",
+             help="1A: caballeros moved out of one region at most (§9.1)"),
+    *(DataSpec(name=f"MOVE_BUDGETS.{c}.moves", default=MOVE_BUDGETS[c][1], low=1, high=8, source="single source",
+               help=f"{text} at most (§9.1)")
+      for c, text in _MOVE_CARDS.items()),
+    DataSpec(name="EXTRA_PLACEMENT", default=EXTRA_PLACEMENT, low=1, high=6, source="single source",
+             help="1G (and 1H's extra placement): extra caballeros placed anywhere at most (§9.1)"),
+    DataSpec(name="SECRET_RETURN", default=SECRET_RETURN, low=1, high=6, source="single source",
+             help="2F: caballeros each player returns from his secretly picked region (§9.2)"),
+    DataSpec(name="CLASS_SCORINGS.3C.classes", default=CLASS_SCORINGS["3C"], low=1, high=20, check=_not_empty,
+             source="single source",
+             help="3C: the region classes (printed first values) it scores, e.g. 6,7 (§9.3)"),
+)
+"""The values a run may override by name (``--data NAME=VALUE``): every (single source) value
+of §2.2-2.5 and §9 that is a number. The defaults are the constants above."""
+
+_SPEC_NAMES: Final = frozenset(d.name for d in DATA_SPECS)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Tables:
+    """The data one game plays with: the defaults above with the game's overrides applied.
+
+    Built once per set of overrides (:func:`tables`, cached), shared by every state of the game
+    (``state.data``; a clone shares the reference) and its views (``view.public.data``). Field
+    names are the module constants' names; ``NEIGHBOURS`` and ``CLASS_REGIONS`` are derived.
+    Two tables are equal when their overrides are.
+    """
+
+    REGIONS: tuple[Region, ...]
+    BORDERS: tuple[tuple[str, str], ...]
+    NEIGHBOURS: tuple[tuple[int, ...], ...]
+    """Per region index: the indices of its neighbours, ascending (from ``BORDERS``)."""
+    POWER_CABALLEROS: tuple[int, ...]
+    """Indexed by power-card value 1-13 (index 0 unused, 0)."""
+    CARD_TYPES: tuple[CardType, ...]
+    MOVE_BUDGETS: Mapping[str, tuple[str, int]]
+    REGION_MOVES: int
+    EXTRA_PLACEMENT: int
+    SECRET_RETURN: int
+    CLASS_SCORINGS: Mapping[str, frozenset[int]]
+    CLASS_REGIONS: Mapping[str, tuple[int, ...]]
+    """3A-3C: the region indices each scores (selected by the regions' classes)."""
+    overrides: tuple[tuple[str, DataValue], ...]
+    """The overrides these tables were built with, in the order of ``DATA_SPECS``."""
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Tables):
+            return NotImplemented
+        return self.overrides == other.overrides
+
+    def __hash__(self) -> int:
+        return hash(self.overrides)
+
+    def to_json(self) -> dict[str, int | list[int]]:
+        """The overrides as JSON (``{}`` for the defaults): what a state or a view stores."""
+        return {name: data_json(value) for name, value in self.overrides}
+
+
+def _int(o: Mapping[str, DataValue], name: str, default: int) -> int:
+    v = o.get(name, default)
+    assert isinstance(v, int)
+    return v
+
+
+def _ints(o: Mapping[str, DataValue], name: str, default: tuple[int, ...]) -> tuple[int, ...]:
+    v = o.get(name, default)
+    assert isinstance(v, tuple)
+    return v
+
+
+def _values(o: Mapping[str, DataValue], r: Region) -> tuple[int, int, int]:
+    a, b, c = _ints(o, f"REGIONS.{r.id}.values", r.values)
+    return a, b, c
+
+
+@lru_cache(maxsize=256)
+def _build(key: tuple[tuple[str, DataValue], ...]) -> Tables:
+    o = dict(key)
+    regions = tuple(replace(r, values=_values(o, r)) for r in REGIONS)
+    borders = tuple(b for b in BORDERS if _int(o, border_name(*b), 1))
+    neighbours = _neighbours(borders)
+    lonely = [REGIONS[i].id for i, near in enumerate(neighbours) if not near]
+    if lonely:
+        names = ", ".join(border_name(*b) for b in SINGLE_SOURCE_BORDERS if lonely[0] in b)
+        raise DataError(f"data {names}: {lonely[0]} would have no neighbour left (the King could not move on with 4B)")
+    cards = tuple(replace(c, count=_int(o, f"CARD_TYPES.{c.id}.count", c.count)) for c in CARD_TYPES)
+    for stack in (1, 2, 3, 4):
+        size = sum(c.count for c in cards if c.stack == stack)
+        if size < len(ROUNDS):
+            names = ", ".join(f"CARD_TYPES.{c.id}.count" for c in cards if c.stack == stack
+                              and f"CARD_TYPES.{c.id}.count" in o)
+            raise DataError(f"data {names}: stack {stack} would hold {size} cards; each of stacks 1-4 needs at "
+                            f"least {len(ROUNDS)}, one per round")
+    classes: dict[str, frozenset[int]] = {}
+    for cid, default in CLASS_SCORINGS.items():
+        v = o.get(f"CLASS_SCORINGS.{cid}.classes", default)
+        assert isinstance(v, frozenset)
+        classes[cid] = v
+    return Tables(
+        REGIONS=regions,
+        BORDERS=borders,
+        NEIGHBOURS=neighbours,
+        POWER_CABALLEROS=(0, *_ints(o, "POWER_CABALLEROS", POWER_CABALLEROS[1:])),
+        CARD_TYPES=cards,
+        MOVE_BUDGETS={c: (mode, _int(o, f"MOVE_BUDGETS.{c}.moves", k)) for c, (mode, k) in MOVE_BUDGETS.items()},
+        REGION_MOVES=_int(o, "REGION_MOVES", REGION_MOVES),
+        EXTRA_PLACEMENT=_int(o, "EXTRA_PLACEMENT", EXTRA_PLACEMENT),
+        SECRET_RETURN=_int(o, "SECRET_RETURN", SECRET_RETURN),
+        CLASS_SCORINGS=classes,
+        CLASS_REGIONS={c: tuple(i for i, r in enumerate(regions) if r.cls in v) for c, v in classes.items()},
+        overrides=key,
+    )
+
+
+def tables(overrides: Mapping[str, DataValue] | None = None) -> Tables:
+    """The tables of a game with these checked overrides (``Game.data_overrides``), cached.
+
+    Raises :class:`DataError` for a name that is no spec and for overrides that do not fit
+    together (a region left without neighbours, a stack of fewer than 9 cards).
+    """
+    if not overrides:
+        return DEFAULT_TABLES
+    unknown = sorted(set(overrides) - _SPEC_NAMES)
+    if unknown:
+        raise DataError(f"{GAME_ID} has no overridable data value {unknown[0]!r}")
+    return _build(tuple((d.name, overrides[d.name]) for d in DATA_SPECS if d.name in overrides))
+
+
+def tables_of(options: Mapping[str, object] | None) -> Tables:
+    """The tables of a game's options (resolved or not: the overrides under ``"data"`` are
+    parsed and checked here; raises :class:`DataError`)."""
+    return tables(data_overrides(GAME_ID, DATA_SPECS, options))
+
+
+DEFAULT_TABLES: Final = _build(())
+"""The tables without overrides: exactly the constants of this module."""
+
+
+@lru_cache(maxsize=256)
+def card_amounts(t: Tables) -> dict[str, int | str]:
+    """The numbers in the card names (1A "up to 5", 2F "return 2", 3C "6- and 7-regions") that
+    the table ``t`` changes, by card id: the cards whose names then show the table's number
+    (``eg.card_n.<id>``). Empty for the defaults."""
+    d = DEFAULT_TABLES
+    out: dict[str, int | str] = {}
+    if t.REGION_MOVES != d.REGION_MOVES:
+        out["1A"] = t.REGION_MOVES
+    for c, (_, k) in t.MOVE_BUDGETS.items():
+        if k != d.MOVE_BUDGETS[c][1]:
+            out[c] = k
+    if t.EXTRA_PLACEMENT != d.EXTRA_PLACEMENT:
+        out["1G"] = t.EXTRA_PLACEMENT
+    if t.SECRET_RETURN != d.SECRET_RETURN:
+        out["2F"] = t.SECRET_RETURN
+    for c, v in t.CLASS_SCORINGS.items():
+        if v != d.CLASS_SCORINGS[c]:
+            out[c] = ", ".join(str(x) for x in sorted(v))
+    return out
+
+
+def table_data(t: Tables = DEFAULT_TABLES) -> dict[str, object]:
+    """Map and card facts for the board drawing in the browser (``Game.table_data``), as the
+    table ``t`` plays them (its overrides are listed under ``overrides``)."""
     return {
-        "regions": [r.id for r in REGIONS],
-        "values": [list(r.values) for r in REGIONS],
+        "regions": [r.id for r in t.REGIONS],
+        "values": [list(r.values) for r in t.REGIONS],
         "castillo_values": list(CASTILLO_VALUES),
-        "tiles": [list(t) for t in TILES],
-        "card_ids": [c.id for c in CARD_TYPES],
+        "tiles": [list(x) for x in TILES],
+        "borders": [list(b) for b in t.BORDERS],
+        "card_ids": [c.id for c in t.CARD_TYPES],
+        "card_counts": [c.count for c in t.CARD_TYPES],
+        "card_amounts": card_amounts(t),
         "king_card": KING_CARD,
-        "power_caballeros": list(POWER_CABALLEROS),
+        "power_caballeros": list(t.POWER_CABALLEROS),
         "scoring_rounds": sorted(SCORING_ROUNDS),
+        "overrides": t.to_json(),
     }

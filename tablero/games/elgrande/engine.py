@@ -18,22 +18,19 @@ from tablero.core.events import Event
 from tablero.core.messages import Message
 from tablero.core.protocol import CHANCE, Player, Result
 from tablero.games.elgrande import data
-from tablero.games.elgrande.actions import EGAction, Hidden, Kind, act, hidden_message, redact
+from tablero.games.elgrande.actions import EGAction, Hidden, Kind, act, card_message, hidden_message, redact
 from tablero.games.elgrande.data import (
     AREA_IDS,
     CARD_TYPES,
     CASTILLO,
     CASTILLO_VALUES,
-    CLASS_SCORINGS,
     GRANDE_BONUS,
     KING_BONUS,
     KING_CARD,
-    NEIGHBOURS,
     NUM_REGIONS,
-    POWER_CABALLEROS,
-    REGIONS,
     TILES,
     VETO_CARD,
+    Tables,
 )
 from tablero.games.elgrande.state import (
     AFTER,
@@ -80,8 +77,8 @@ def _area(i: int) -> Message:
     return Message(f"eg.area.{AREA_IDS[i]}")
 
 
-def _card(c: int) -> Message:
-    return Message(f"eg.card.{CARD_IDS[c]}")
+def _card(s: ElGrandeState, c: int) -> Message:
+    return card_message(c, s.data)
 
 
 def _logged(p: int, action: EGAction, message: Message) -> Event:
@@ -158,7 +155,7 @@ def current_values(s: ElGrandeState, area: int) -> tuple[int, int, int]:
     for t, pos in enumerate(s.tiles):
         if pos == area:
             return TILES[t]
-    return REGIONS[area].values
+    return s.data.REGIONS[area].values
 
 
 def score_area(s: ElGrandeState, area: int, events: list[Event] | None, *, first_only: bool = False) -> None:
@@ -196,11 +193,14 @@ def score_area(s: ElGrandeState, area: int, events: list[Event] | None, *, first
 
 
 # ---------------------------------------------------------------------------- setup (§5)
-def new_state(players: int, *, short_game: bool, castillo_open: bool, start_option: int | None) -> ElGrandeState:
-    """The state before the first deal (options already checked by the caller)."""
+def new_state(players: int, *, short_game: bool, castillo_open: bool, start_option: int | None,
+              tables: Tables) -> ElGrandeState:
+    """The state before the first deal (options already checked by the caller); ``tables``: the
+    data the game plays with (``data.tables`` of its overrides)."""
     s = ElGrandeState()
     s.legal_cache = None
     s.n = players
+    s.data = tables
     s.short_game = short_game
     s.castillo_open = castillo_open
     s.start_option = start_option
@@ -220,7 +220,7 @@ def new_state(players: int, *, short_game: bool, castillo_open: bool, start_opti
     s.power_now = [0] * players
     s.low_seat = -1
     s.veto = [[] for _ in range(players)]
-    s.unseen = [c.count if c.stack <= 4 else 0 for c in CARD_TYPES]
+    s.unseen = [c.count if c.stack <= 4 else 0 for c in tables.CARD_TYPES]
     s.offer = []
     s.king_card = True
     s.discard = []
@@ -299,7 +299,7 @@ def legal_actions(s: ElGrandeState, p: int) -> list[EGAction]:
         h = s.hand[p] & ~blocked
         return [act(Kind.POWER, v) for v in data.POWER_VALUES if h >> v & 1]
     if ph == INTAKE:
-        mx = min(POWER_CABALLEROS[s.power_now[p]], s.province[p] + outside(s, p))
+        mx = min(s.data.POWER_CABALLEROS[s.power_now[p]], s.province[p] + outside(s, p))
         return [act(Kind.INTAKE, i) for i in range(mx + 1)]
     if ph == INTAKE_FROM:
         return [act(Kind.INTAKE_FROM, r) for r in REGION_IDX if r != k and s.cab[p][r]]
@@ -311,7 +311,7 @@ def legal_actions(s: ElGrandeState, p: int) -> list[EGAction]:
             return [act(Kind.ACTION_FIRST), act(Kind.PLACE_FIRST)]
         return [act(Kind.PLACE_FIRST)]
     if ph == PLACE:
-        out = [act(Kind.PLACE, r) for r in NEIGHBOURS[k]]
+        out = [act(Kind.PLACE, r) for r in s.data.NEIGHBOURS[k]]
         out.append(act(Kind.PLACE, CASTILLO))
         out.append(act(Kind.END_PLACEMENT))
         return out
@@ -363,7 +363,7 @@ def legal_actions(s: ElGrandeState, p: int) -> list[EGAction]:
         return _tile_actions(s)
     if ph == KING_TO:
         if CARD_IDS[s.card] == "4B":
-            return [act(Kind.KING_TO, r) for r in NEIGHBOURS[k]]
+            return [act(Kind.KING_TO, r) for r in s.data.NEIGHBOURS[k]]
         return [act(Kind.KING_TO, r) for r in REGION_IDX if r != k]
     if ph == GRANDE:
         return [act(Kind.GRANDE, r) for r in REGION_IDX if r != k and r != s.grande[p]]
@@ -486,7 +486,7 @@ def _chance(s: ElGrandeState, a: EGAction, ev: Events) -> None:
     s.offer.append(a.a)
     s.reveal_k += 1
     if ev is not None:
-        ev.append(Event(Message("eg.reveal", card=_card(a.a), card_id=CARD_IDS[a.a]), reveal=True))
+        ev.append(Event(Message("eg.reveal", card=_card(s, a.a), card_id=CARD_IDS[a.a]), reveal=True))
     if s.reveal_k == 4:
         _start_power(s)
 
@@ -517,7 +517,7 @@ def _begin_turn(s: ElGrandeState, p: int) -> None:
     s.action_first = False
     s.placed = 0
     s.actors = (p,)
-    mx = min(POWER_CABALLEROS[s.power_now[p]], s.province[p] + outside(s, p))
+    mx = min(s.data.POWER_CABALLEROS[s.power_now[p]], s.province[p] + outside(s, p))
     s.phase = INTAKE if mx > 0 else TAKE
 
 
@@ -572,7 +572,7 @@ def _decide(s: ElGrandeState, p: int, a: EGAction, ev: Events) -> None:
             s.offer.remove(c)
         s.card = c
         if ev is not None:
-            ev.append(Event(Message("eg.take", seat=p, card=_card(c), card_id=CARD_IDS[c])))
+            ev.append(Event(Message("eg.take", seat=p, card=_card(s, c), card_id=CARD_IDS[c])))
         if c == VETO_CARD:
             s.veto[p].append(s.ri)
             s.action_first = True  # no special action: the turn ends after placement
@@ -615,7 +615,7 @@ def _decide(s: ElGrandeState, p: int, a: EGAction, ev: Events) -> None:
             s.discard.append(VETO_CARD)
             s.queue = []
             if ev is not None:
-                ev.append(Event(Message("eg.veto", seat=p, card=_card(s.card))))
+                ev.append(Event(Message("eg.veto", seat=p, card=_card(s, s.card))))
             s.actors = (s.active,)
             _action_done(s, ev)
         else:
@@ -653,7 +653,7 @@ def _announce(s: ElGrandeState, ev: Events) -> None:
     """§7.5: announce the card's action; then the Veto! window in turn order."""
     p = s.active
     if ev is not None:
-        ev.append(Event(Message("eg.announce", seat=p, card=_card(s.card))))
+        ev.append(Event(Message("eg.announce", seat=p, card=_card(s, s.card))))
     i = s.order.index(p)
     holders = [s.order[(i + j) % s.n] for j in range(1, s.n)]
     s.queue = [q for q in holders if s.veto[q]]
@@ -783,7 +783,7 @@ def _pick(s: ElGrandeState, p: int, region: int, ev: Events) -> None:
     if kind in (PICK_2F, PICK_2G):
         for q in seats:
             r = picks[q]
-            k = min(data.SECRET_RETURN, s.cab[q][r]) if kind == PICK_2F else s.cab[q][r]
+            k = min(s.data.SECRET_RETURN, s.cab[q][r]) if kind == PICK_2F else s.cab[q][r]
             s.cab[q][r] -= k
             s.province[q] += k
             if ev is not None:
@@ -810,8 +810,8 @@ def _execute(s: ElGrandeState, ev: Events) -> None:
     if cid == "1A":
         s.move_mode = "region"
         s.phase = SELECT
-    elif cid in data.MOVE_BUDGETS:
-        mode, budget = data.MOVE_BUDGETS[cid]
+    elif cid in s.data.MOVE_BUDGETS:
+        mode, budget = s.data.MOVE_BUDGETS[cid]
         s.move_mode = mode
         s.budget_own = budget
         s.phase = MOVE
@@ -849,10 +849,9 @@ def _execute(s: ElGrandeState, ev: Events) -> None:
         s.phase = SELECT_OPP
         if not s.queue:
             _action_done(s, ev)
-    elif cid in CLASS_SCORINGS:
-        for r in REGION_IDX:
-            if REGIONS[r].cls in CLASS_SCORINGS[cid]:
-                score_area(s, r, ev)
+    elif cid in s.data.CLASS_REGIONS:
+        for r in s.data.CLASS_REGIONS[cid]:
+            score_area(s, r, ev)
         _action_done(s, ev)
     elif cid == "3D":
         score_area(s, CASTILLO, ev)
@@ -899,7 +898,7 @@ def _execute(s: ElGrandeState, ev: Events) -> None:
 
 
 def _start_extra(s: ElGrandeState, ev: Events) -> None:
-    s.budget_own = data.EXTRA_PLACEMENT
+    s.budget_own = s.data.EXTRA_PLACEMENT
     s.phase = EXTRA
     if not s.court[s.active]:
         _action_done(s, ev)
@@ -952,7 +951,7 @@ def _card_step(s: ElGrandeState, p: int, a: EGAction, ev: Events) -> None:
         if ev is not None:
             ev.append(Event(Message("eg.select", seat=p, area=_area(a.a))))
         if s.move_mode == "region":
-            s.budget_own = data.REGION_MOVES
+            s.budget_own = s.data.REGION_MOVES
             s.phase = MOVE
             _moves_left(s, ev)
         elif s.move_mode == "allout":

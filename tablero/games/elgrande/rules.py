@@ -12,12 +12,14 @@ from collections.abc import Callable, Mapping, Sequence
 from random import Random
 from typing import Any, Final
 
+from tablero.core import serial
 from tablero.core.codec import TableCodec
 from tablero.core.errors import TableroError
 from tablero.core.events import Event
 from tablero.core.messages import Catalogue, Message
 from tablero.core.protocol import (
     CHANCE,
+    DATA_OPTION,
     Action,
     Game,
     OptionSpec,
@@ -31,7 +33,7 @@ from tablero.core.protocol import (
 )
 from tablero.games.elgrande import actions, data, engine, sheet
 from tablero.games.elgrande.actions import EGAction, parse, redact
-from tablero.games.elgrande.state import PHASE_NAMES, POWER, ElGrandeState
+from tablero.games.elgrande.state import DEAL, PHASE_NAMES, POWER, START, ElGrandeState
 from tablero.games.elgrande.text import CATALOGUE, describe, render
 from tablero.games.elgrande.view import ElGrandeView, determinize, observe
 
@@ -75,15 +77,24 @@ class ElGrande(Game[ElGrandeState, EGAction, ElGrandeView]):
     min_players = 2
     max_players = 5
     options = OPTIONS
+    data_specs = data.DATA_SPECS
     state_type = ElGrandeState
 
     # ------------------------------------------------------------------ setup (§5)
+    def resolve_options(self, players: int, options: Mapping[str, object] | None = None) -> dict[str, Any]:
+        """The core's resolution, then the data overrides checked together (DataError): no region
+        left without neighbours, every stack of 1-4 with a card for each round."""
+        opts = super().resolve_options(players, options)
+        data.tables(self.data_overrides(opts))
+        return opts
+
     def new_initial_state(self, players: int, options: Mapping[str, object] | None = None) -> ElGrandeState:
         opts = self.resolve_options(players, options)
         start = opts["start_seat"]
         return engine.new_state(players, short_game=bool(opts["short_game"]),
                                 castillo_open=bool(opts["castillo_open"]),
-                                start_option=None if start == "random" else int(start))
+                                start_option=None if start == "random" else int(start),
+                                tables=data.tables(self.data_overrides(opts)))
 
     def max_game_length(self, players: int) -> int:
         return 4000
@@ -138,9 +149,39 @@ class ElGrande(Game[ElGrandeState, EGAction, ElGrandeView]):
 
     # ------------------------------------------------------------------ action spaces
     def action_codec(self, players: int, options: Mapping[str, object] | None = None) -> TableCodec[EGAction]:
-        """Every seat decision for ``players`` seats (options change nothing): see ``actions``."""
+        """Every seat decision for ``players`` seats: see ``actions``. Options change nothing in
+        it but a data override of ``POWER_CABALLEROS`` above 6, which adds the larger intakes."""
         self._check_players(players)
-        return actions.seat_codec(players)
+        cab = data.tables(self.data_overrides(options)).POWER_CABALLEROS
+        return actions.seat_codec(players, max(*data.POWER_CABALLEROS, *cab))
+
+    # ------------------------------------------------------------------ positions
+    def state_to_json(self, state: ElGrandeState) -> dict[str, Any]:
+        """The core's JSON by annotation, but ``data`` holds only the overrides (``{}`` for none)."""
+        out: dict[str, Any] = {}
+        for name, hint in serial.state_fields(ElGrandeState):
+            value = getattr(state, name)
+            out[name] = value.to_json() if name == "data" else serial.dump(value, hint)
+        return out
+
+    def state_from_json(self, d: Mapping[str, Any]) -> ElGrandeState:
+        """A state from :meth:`state_to_json`; a position saved before data overrides existed (no
+        ``data``) plays with the defaults."""
+        fields = serial.state_fields(ElGrandeState)
+        names = {n for n, _ in fields}
+        d = {"data": {}, **d}
+        if set(d) != names:
+            raise ValueError(f"state JSON does not fit ElGrandeState: missing {sorted(names - set(d))}, "
+                             f"unknown {sorted(set(d) - names)}")
+        s = ElGrandeState.__new__(ElGrandeState)
+        try:
+            for name, hint in fields:
+                setattr(s, name, data.tables(self.data_overrides({DATA_OPTION: d[name]})) if name == "data"
+                        else serial.load(d[name], hint))
+        except (KeyError, TypeError, IndexError, TableroError) as exc:
+            raise ValueError(f"not a {self.id} state: {exc!r}") from exc
+        s.legal_cache = None
+        return s
 
     def chance_codec(self, players: int, options: Mapping[str, object] | None = None) -> TableCodec[EGAction]:
         self._check_players(players)
@@ -169,7 +210,7 @@ class ElGrande(Game[ElGrandeState, EGAction, ElGrandeView]):
         return redact(player, action, viewer)
 
     def describe(self, state: ElGrandeState, player: Player, action: EGAction, viewer: Viewer) -> Message:
-        return describe(player, action, viewer)
+        return describe(player, action, viewer, state.data)
 
     def catalogue(self) -> Catalogue:
         return CATALOGUE
@@ -179,7 +220,17 @@ class ElGrande(Game[ElGrandeState, EGAction, ElGrandeView]):
         return msg.id == "eg.round"
 
     def table_data(self, options: Mapping[str, object] | None = None) -> dict[str, Any]:
-        return data.table_data()
+        """Region values, borders, card counts and power-card table as the table plays them
+        (its data overrides applied; they are listed under ``overrides``)."""
+        return data.table_data(data.tables(self.data_overrides(options)))
+
+    def rounds(self, state: ElGrandeState) -> int | None:
+        """Rounds begun (a finished game: 9, or 6 in the short game); 0 before the first."""
+        return 0 if state.phase in (DEAL, START) and state.ri == 0 else state.ri + 1
+
+    def seat_roles(self, state: ElGrandeState) -> tuple[str, ...] | None:
+        """Each seat's colour (``data.COLOURS``: seat 0 yellow, 1 red, ...)."""
+        return data.COLOURS[: state.n]
 
     def render(self, view: ElGrandeView, tr: Callable[[Message], str]) -> str:
         return render(view, tr)

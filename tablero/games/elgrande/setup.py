@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 
 from tablero.core.errors import IllegalActionError
 from tablero.core.events import Event
+from tablero.core.protocol import DATA_OPTION
 from tablero.games.elgrande import data
 from tablero.games.elgrande.actions import Kind, act
 from tablero.games.elgrande.data import AREA_INDEX, CARD_INDEX, CASTILLO, NUM_REGIONS
@@ -28,7 +29,8 @@ from tablero.games.elgrande.engine import FULL_HAND, legal_actions, new_state, s
 from tablero.games.elgrande.state import PHASE_NAMES, TAKE, ElGrandeState
 
 SCENARIO_OPTIONS = ("short_game", "castillo_open")
-"""The options a scenario may set (it always starts with seat 0, ``start_seat=0``)."""
+"""The options a scenario may set (it always starts with seat 0, ``start_seat=0``), besides the
+data overrides under ``"data"`` (``{"data": {"REGION_MOVES": 3}}``)."""
 
 
 def scenario(
@@ -59,13 +61,14 @@ def scenario(
     cards. ``offer`` lists card ids face up besides the King's card.
     """
     opts = {"short_game": False, "castillo_open": False, **(options or {})}
+    tables = data.tables_of({DATA_OPTION: opts.pop(DATA_OPTION, None)})
     unknown = sorted(set(opts) - set(SCENARIO_OPTIONS))
     if unknown or not all(isinstance(opts[k], bool) for k in SCENARIO_OPTIONS):
-        raise ValueError(f"a scenario takes the options {', '.join(SCENARIO_OPTIONS)} (true or false)")
+        raise ValueError(f"a scenario takes the options {', '.join(SCENARIO_OPTIONS)} (true or false) and data")
     if not 2 <= players <= 5:
         raise ValueError(f"El Grande takes 2-5 players, not {players}")
     s = new_state(players, short_game=bool(opts["short_game"]), castillo_open=bool(opts["castillo_open"]),
-                  start_option=0)
+                  start_option=0, tables=tables)
     n = players
     s.ri = round_index
     s.king = AREA_INDEX[king]

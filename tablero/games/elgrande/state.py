@@ -2,7 +2,9 @@
 
 Areas are indices 0–8 (regions, in the order of data.REGIONS) and 9 (the Castillo).
 Power-card hands are bitmasks (bit v set = value v in hand). The annotations are exact (the
-core's ``state_to_json`` / ``state_from_json`` follow them).
+core's ``state_to_json`` / ``state_from_json`` follow them), but for ``data`` (the game's
+:class:`~tablero.games.elgrande.data.Tables`): its JSON is the overrides only, and the rules'
+``state_from_json`` rebuilds the tables from them.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from typing import Final
 
 from tablero.core.protocol import GameState
 from tablero.games.elgrande.actions import EGAction
+from tablero.games.elgrande.data import Tables
 
 # Phases: who must act and what kind of decision is open.
 DEAL: Final = 0  # chance: region cards (homes of seat 0..N-1, then the King)
@@ -65,6 +68,7 @@ class ElGrandeState(GameState):
         "card",
         "castillo_open",
         "court",
+        "data",
         "deal_i",
         "discard",
         "grande",
@@ -108,6 +112,7 @@ class ElGrandeState(GameState):
     )
 
     n: int
+    data: Tables  # the values this game plays with (defaults and overrides), shared by clones
     short_game: bool
     castillo_open: bool
     start_option: int | None
@@ -160,6 +165,7 @@ class ElGrandeState(GameState):
     def clone(self) -> ElGrandeState:
         s = ElGrandeState.__new__(ElGrandeState)
         s.n = self.n
+        s.data = self.data
         s.short_game = self.short_game
         s.castillo_open = self.castillo_open
         s.start_option = self.start_option

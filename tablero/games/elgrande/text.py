@@ -8,17 +8,16 @@ from typing import Any
 
 from tablero.core.messages import Catalogue, Message
 from tablero.core.protocol import CHANCE, Player, Viewer
-from tablero.games.elgrande.actions import EGAction, Hidden, Kind, hidden_message, redact
+from tablero.games.elgrande.actions import EGAction, Hidden, Kind, card_message, hidden_message, redact
 from tablero.games.elgrande.data import (
     AREA_IDS,
     CARD_TYPES,
     CASTILLO,
     COLOURS,
     LETTERS,
-    NEIGHBOURS,
-    POWER_CABALLEROS,
     REGIONS,
     TILES,
+    Tables,
 )
 from tablero.games.elgrande.view import ElGrandeView
 
@@ -26,6 +25,20 @@ _AREAS_EN = {f"eg.area.{r.id}": r.name_es for r in REGIONS} | {"eg.area.castillo
 _AREAS_DE = {f"eg.area.{r.id}": r.name_de for r in REGIONS} | {"eg.area.castillo": "Castillo"}
 _CARDS_EN = {f"eg.card.{c.id}": f"{c.id} {c.name_en}" for c in CARD_TYPES}
 _CARDS_DE = {f"eg.card.{c.id}": f"{c.id} {c.name_de}" for c in CARD_TYPES}
+# A card name with the number a data override gives it (actions.card_message, data.card_amounts).
+_CARDS_N_EN = {
+    "eg.card_n.1A": "1A Intrigue: one region, up to {n}", "eg.card_n.1B": "1B Intrigue: up to {n}, any colours",
+    "eg.card_n.1C": "1C Intrigue: up to {n} own", "eg.card_n.1E": "1E Intrigue: up to {n} opponents'",
+    "eg.card_n.1F": "1F Intrigue: up to {n}, any colours", "eg.card_n.1G": "1G Extra placement: up to {n} anywhere",
+    "eg.card_n.2F": "2F Secret pick: return {n}", "eg.card_n.3C": "3C Special scoring: all regions of class {n}",
+}
+_CARDS_N_DE = {
+    "eg.card_n.1A": "1A Intrige: eine Region, bis zu {n}", "eg.card_n.1B": "1B Intrige: bis zu {n}, beliebige Farben",
+    "eg.card_n.1C": "1C Intrige: bis zu {n} eigene", "eg.card_n.1E": "1E Intrige: bis zu {n} fremde",
+    "eg.card_n.1F": "1F Intrige: bis zu {n}, beliebige Farben",
+    "eg.card_n.1G": "1G Zusätzlich bis zu {n} beliebig einsetzen",
+    "eg.card_n.2F": "2F Geheim: {n} zurück", "eg.card_n.3C": "3C Sonderwertung: alle Regionen der Klasse {n}",
+}
 
 
 def _select(param: str, cases: dict[str, str], other: str) -> str:
@@ -97,9 +110,34 @@ _OPTIONS_DE = {
                                  "(mitzählen darf man ohnehin).",
 }
 
+# Labels of the data overrides (data.DATA_SPECS) in the lobby's advanced section; a table
+# field's label names the row by its id (a region, a border "aragon-cataluna", a card).
+_DATA_EN = {
+    "data.REGIONS.values": "Points of {id} for 1st, 2nd, 3rd place",
+    "data.BORDERS.present": "Border {id} (1 = neighbours, 0 = none)",
+    "data.POWER_CABALLEROS": "Caballeros per power card 1-13",
+    "data.CARD_TYPES.count": "Copies of action card {id}",
+    "data.REGION_MOVES": "1A: caballeros moved out of one region",
+    "data.MOVE_BUDGETS.moves": "{id}: moves at most",
+    "data.EXTRA_PLACEMENT": "1G/1H: extra caballeros placed",
+    "data.SECRET_RETURN": "2F: caballeros each player returns",
+    "data.CLASS_SCORINGS.classes": "{id}: region classes scored",
+}
+_DATA_DE = {
+    "data.REGIONS.values": "Punkte von {id} für 1., 2., 3. Platz",
+    "data.BORDERS.present": "Grenze {id} (1 = Nachbarn, 0 = keine)",
+    "data.POWER_CABALLEROS": "Caballeros je Machtkarte 1-13",
+    "data.CARD_TYPES.count": "Anzahl der Aktionskarte {id}",
+    "data.REGION_MOVES": "1A: Caballeros aus einer Region",
+    "data.MOVE_BUDGETS.moves": "{id}: höchstens so viele Züge",
+    "data.EXTRA_PLACEMENT": "1G/1H: zusätzlich eingesetzte Caballeros",
+    "data.SECRET_RETURN": "2F: Caballeros, die jeder zurückgibt",
+    "data.CLASS_SCORINGS.classes": "{id}: gewertete Regionsklassen",
+}
+
 CATALOGUE: Catalogue = {
     "en": {
-        **_AREAS_EN, **_CARDS_EN, **_OPTIONS_EN,
+        **_AREAS_EN, **_CARDS_EN, **_CARDS_N_EN, **_OPTIONS_EN, **_DATA_EN,
         "eg.actor": "{seat}: {what}",
         "eg.court": "the court",
         "eg.points": f"{{seat}} {_POINTS_EN} ({_PLACE_EN})",
@@ -200,7 +238,7 @@ CATALOGUE: Catalogue = {
         "eg.ui.king_mark": "King",
     },
     "de": {
-        **_AREAS_DE, **_CARDS_DE, **_OPTIONS_DE,
+        **_AREAS_DE, **_CARDS_DE, **_CARDS_N_DE, **_OPTIONS_DE, **_DATA_DE,
         "eg.actor": "{seat}: {what}",
         "eg.court": "der Hof",
         "eg.points": f"{{seat}} {_POINTS_DE} ({{place}}. Platz)",
@@ -309,21 +347,21 @@ def _area(i: int) -> Message:
     return Message("eg.court") if i < 0 else Message(f"eg.area.{AREA_IDS[i]}")
 
 
-def _card(c: int) -> Message:
-    return Message(f"eg.card.{CARD_TYPES[c].id}")
+def _card(c: int, tables: Tables) -> Message:
+    return card_message(c, tables)
 
 
-def describe(player: Player, a: EGAction, viewer: Viewer) -> Message:
+def describe(player: Player, a: EGAction, viewer: Viewer, tables: Tables) -> Message:
     """``player`` doing ``a`` as ``viewer`` may see it: an option for the actor, a log line
     for everyone else (what ``actions.redact`` hides stays hidden: ``eg.disk.hidden``,
-    ``eg.take_back.hidden``)."""
+    ``eg.take_back.hidden``); ``tables``: the game's data (a power card's intake)."""
     k = a.kind
     if player == CHANCE:
         if k == Kind.DEAL:
             return Message("eg.chance.deal", area=_area(a.a))
         if k == Kind.START:
             return Message("eg.chance.start", seat=a.a)
-        return Message("eg.chance.reveal", card=_card(a.a))
+        return Message("eg.chance.reveal", card=_card(a.a, tables))
     seen = redact(player, a, viewer)
     if isinstance(seen, Hidden):
         return hidden_message(player, seen)
@@ -331,14 +369,14 @@ def describe(player: Player, a: EGAction, viewer: Viewer) -> Message:
     opt = f"eg.opt.{k.value}"
     params: dict[str, Any] = {}
     if k == Kind.POWER:
-        params = {"value": a.a, "cab": POWER_CABALLEROS[a.a]}
+        params = {"value": a.a, "cab": tables.POWER_CABALLEROS[a.a]}
     elif k == Kind.INTAKE:
         params = {"count": a.a}
     elif k in (Kind.INTAKE_FROM, Kind.PLACE, Kind.SELECT, Kind.PLACE_EXTRA, Kind.SCORE, Kind.KING_TO,
                Kind.GRANDE, Kind.DISK, Kind.RETURN_FROM):
         params = {"area": _area(a.a)}
     elif k == Kind.TAKE:
-        params = {"card": _card(a.a)}
+        params = {"card": _card(a.a, tables)}
     elif k == Kind.SELECT_OPPONENT:
         params = {"owner_seat": a.a, "area": _area(a.b)}
     elif k == Kind.MOVE:
@@ -375,8 +413,8 @@ def render(view: ElGrandeView, tr: Callable[[Message], str]) -> str:
     if pub.king >= 0:
         lines.append(tr(Message("eg.ui.king", area=_area(pub.king))))
     lines.append("")
-    near = set(NEIGHBOURS[pub.king]) if pub.king >= 0 else set()
-    for r, reg in enumerate(REGIONS):
+    near = set(pub.data.NEIGHBOURS[pub.king]) if pub.king >= 0 else set()
+    for r, reg in enumerate(pub.data.REGIONS):
         vals = reg.values
         tile = "  "
         for t, pos in enumerate(pub.tiles):
@@ -407,7 +445,7 @@ def render(view: ElGrandeView, tr: Callable[[Message], str]) -> str:
     offer = [CARD_TYPES[c].id for c in pub.offer] + (["5A"] if pub.king_card else [])
     lines.append(tr(Message("eg.ui.offer", cards=", ".join(offer) or "-")))
     if dec.card >= 0 and dec.active >= 0:
-        lines.append(tr(Message("eg.ui.current", seat=dec.active, card=_card(dec.card))))
+        lines.append(tr(Message("eg.ui.current", seat=dec.active, card=_card(dec.card, pub.data))))
     lines.append("")
     for p in range(n):
         mark = "▶" if p in dec.to_act else " "

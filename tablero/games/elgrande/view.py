@@ -24,14 +24,14 @@ public facts; :func:`determinize` rebuilds them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from random import Random
 from typing import Any
 
 from tablero.core.protocol import CHANCE
 from tablero.core.serial import plain
 from tablero.games.elgrande.actions import SECRET_KINDS, EGAction, Kind, act, parse, redact
-from tablero.games.elgrande.data import CARD_TYPES, POWER_VALUES
+from tablero.games.elgrande.data import CARD_TYPES, POWER_VALUES, Tables
 from tablero.games.elgrande.engine import new_state, pick_options
 from tablero.games.elgrande.state import (
     COURT_FROM,
@@ -56,6 +56,9 @@ class PublicView:
     """What every viewer sees, spectators included (the same for all)."""
 
     players: int
+    data: Tables
+    """The values the game plays with (region values, borders, card counts...: the defaults of
+    ``data`` with the table's overrides). Public like every rule; JSON gives the overrides only."""
     short_game: bool
     castillo_open: bool
     """The option: the terminal shows the running Castillo counts (``cab`` has them either way)."""
@@ -216,7 +219,8 @@ class ElGrandeView:
         return actor, (self.private.last_move if self.private is not None and self.private.last_move else text)
 
     def to_json(self) -> dict[str, Any]:
-        public = plain(self.public)
+        public = {f.name: plain(getattr(self.public, f.name)) for f in fields(PublicView) if f.name != "data"}
+        public["data"] = self.public.data.to_json()
         public["round"] = self.public.round
         public["offer_ids"] = [CARD_TYPES[c].id for c in self.public.offer]
         return {"viewer": self.viewer, "public": public,
@@ -237,6 +241,7 @@ def observe(s: ElGrandeState, viewer: int | None) -> ElGrandeView:
     ph = s.phase
     public = PublicView(
         players=n,
+        data=s.data,
         short_game=s.short_game,
         castillo_open=s.castillo_open,
         start_option=s.start_option,
@@ -347,7 +352,7 @@ def determinize(view: ElGrandeView, viewer: int, rng: Random) -> ElGrandeState:
     """
     pub, dec = view.public, view.deciding
     s = new_state(pub.players, short_game=pub.short_game, castillo_open=pub.castillo_open,
-                  start_option=pub.start_option)
+                  start_option=pub.start_option, tables=pub.data)
     n = pub.players
     s.ri = pub.round_index
     s.order = list(pub.order)

@@ -7,8 +7,12 @@ the real box enters the printed values here, raises DATA_VERSION, and touches no
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Final
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Any, Final
+
+from tablero.core.protocol import DataSpec, DataValue, data_json
 
 RULES_VERSION: Final = "1"
 DATA_VERSION: Final = "2"
@@ -302,19 +306,356 @@ M10_MONEY: Final = 20
 M12_INFLUENCE: Final = 14
 
 
-def table_data() -> dict[str, object]:
-    """The card tables for the board drawing in the browser (``Game.table_data``)."""
+
+# ---------------------------------------------------------------------------- data overrides
+# Every (R) value above and every number the seed states (S) can be overridden for one game by
+# name (``--data NAME=VALUE``, options ``{"data": {NAME: value}}``): the seed is the one source
+# of the whole game, so its numbers count as (single source). Left out, because the action and
+# chance codecs are fixed for every option: PLAYERS, DIE_SIDES, CHAR_COLUMNS, a card's kind,
+# symbol, eye, tag and covers; money values (the ids G1-G5 name them); the ids and names.
+
+_CONSTANTS: Final[tuple[tuple[str, int, int, str, str], ...]] = (
+    # name, low, high, source, help
+    ("GOAL", 10, 200, "single source", "victory points that end the advanced game at once (§15)"),
+    ("BEGINNER_GOAL", 10, 200, "R", "victory points that end the beginner game at once (§16)"),
+    ("MONTHS", 1, 12, "R", "months the game lasts at most (ME10)"),
+    ("PHASES", 1, 6, "single source", "phases in a month, one turn per player each (§6)"),
+    ("DISCS", 0, 12, "R", "discs per family for the whole game (§7.3)"),
+    ("START_ACTIONS", 0, 12, "single source", "action cards each player draws at the start (§5)"),
+    ("START_MONEY", 0, 12, "single source", "money cards each player draws at the start, behind the screen (§5)"),
+    ("PLAY_LIMIT", 1, 4, "single source", "cards a player may play in one turn (§7.4)"),
+    ("ORSINI_LIMIT", 1, 8, "R", "cards a turn with Orsini's Großoffensive may play (§13)"),
+    ("CURFEW_LIMIT", 1, 3, "R", "cards a turn may play under EV11 Ausgangssperre (Orsini twice as many)"),
+    ("DRAW_BACK", 0, 4, "single source", "a turn draws back max(0, DRAW_BACK - cards played) action cards (§7.6)"),
+    ("HAND_LIMIT", 3, 20, "R", "action cards a hand keeps at the end of its turn (§7.6)"),
+    ("MAGNIFIER_LIMIT", 0, 12, "single source", "action cards a hand keeps when a magnifier is turned up (§10.4)"),
+    ("MAGNIFIER_COST", 0, 3, "R", "VP paid per card discarded to a magnifier (§10.4)"),
+    ("JOB_CAP", 1, 6, "R", "cards a job field holds (§4)"),
+    ("CHAR_CAP", 1, 6, "R", "cards a character field holds (§4)"),
+    ("MAX_DICE", 1, 6, "R", "W8 a job roll uses at most (§9.2)"),
+    ("STAR_LOSS", 0, 6, "R", "VP a scandal's target loses per star (§8.4)"),
+    ("STAR_GAIN", 0, 6, "R", "VP a scandal's attacker gains per star (§8.4)"),
+    ("ASHTRAY_MONEY", 0, 5, "single source", "money cards a disc on the ashtray draws (§7.3)"),
+    ("ASHTRAY_ACTIONS", 0, 6, "single source", "action cards a disc on the ashtray draws (§7.3)"),
+    ("GELDWAESCHE", 0, 8, "R", "money cards Moretti's Geldwäsche draws (§13)"),
+    ("SPITZEL_TAKE", 1, 5, "R", "cards Rinaldi's Spitzel takes back at most (§13)"),
+    ("A_DRAW", 0, 5, "single source", "action cards the winner of an A character may draw (§10.3)"),
+    ("E_DRAW", 1, 4, "single source", "event cards the winner of an E character draws, keeping one (§10.3)"),
+    ("EV01_BRIBE", 0, 5, "R", "EV01 Börsenkrach: bribe minimums lower by this (not below 1)"),
+    ("EV02_FIST", 0, 5, "R", "EV02 Bundesagenten: badge attacks stronger by this"),
+    ("EV06_DICE", 0, 6, "R", "EV06 Korrupte Nachtschicht: job dice sums lower by this"),
+    ("EV07_GIFT", 0, 5, "R", "EV07 Wohltätigkeitsball: extra VP per gift character won"),
+    ("EV08_LIMIT", 0, 12, "R", "EV08 Steuerprüfung: money cards a player keeps at ME7"),
+    ("EV10_DEFENCE", 0, 3, "R", "EV10 Verrat: defence cards with a number weaker by this"),
+    ("EV15_MONEY", 0, 5, "R", "EV15 Große Lieferung: extra money cards per completed job"),
+    ("RESHUFFLE_MONTH", 2, 12, "single source", "the month that begins with the reshuffle of the decks (§12 ME12)"),
+    ("M07_CHARACTERS", 1, 20, "R", "M07 Große Familie: characters needed"),
+    ("M09_JOBS", 1, 10, "R", "M09 Geschäftstüchtig: completed jobs needed"),
+    ("M10_MONEY", 1, 60, "R", "M10 Die Kriegskasse: money ($) needed"),
+    ("M12_INFLUENCE", 1, 40, "R", "M12 Schwergewicht: total influence needed"),
+)
+CONSTANT_NAMES: Final = (*(c[0] for c in _CONSTANTS), "PAYDAY_MONTHS")
+"""The overridable constants: the attributes of :class:`Tables` with the module's names."""
+
+NOT_BRIBABLE: Final = 0
+"""A character's ``bribe`` or ``blackmail`` override 0: it cannot be bribed (blackmailed), the "—"."""
+
+
+def _action_specs() -> list[DataSpec]:
+    out: list[DataSpec] = []
+    for c in ACTION_CARDS:
+        what = f"{c.name} ({c.id})"
+        out.append(DataSpec(name=f"ACTIONS.{c.id}.count", default=c.count, low=0, high=10,
+                            help=f"copies of {what} in the action deck (App. B)"))
+        if c.kind == "defence":
+            out.append(DataSpec(name=f"ACTIONS.{c.id}.strength", default=c.strength, low=CANCEL, high=9,
+                                help=f"strength of {what}; -1 cancels a covered attack (App. B)"))
+            continue
+        if c.symbol == "star":
+            out.append(DataSpec(name=f"ACTIONS.{c.id}.stars", default=c.stars, low=1, high=4,
+                                help=f"stars of {what} (App. B)"))
+        out.append(DataSpec(name=f"ACTIONS.{c.id}.fist", default=c.fist, low=0, high=9,
+                            help=f"fist of {what} (App. B)"))
+        out.append(DataSpec(name=f"ACTIONS.{c.id}.dollar", default=c.dollar, low=0, high=4,
+                            help=f"money cards {what} draws on success (App. B)"))
+        if c.kind == "tool":
+            out.append(DataSpec(name=f"ACTIONS.{c.id}.dice", default=c.dice, low=0, high=3,
+                                help=f"W8 {what} adds to a job roll (App. B)"))
+    return out
+
+
+def _character_specs() -> list[DataSpec]:
+    out: list[DataSpec] = []
+    for c in CHARACTERS:
+        what = f"{c.name} ({c.id})"
+        out += [
+            DataSpec(name=f"CHARACTERS.{c.id}.influence", default=c.influence, low=0, high=8,
+                     help=f"influence number of {what} (App. C)"),
+            DataSpec(name=f"CHARACTERS.{c.id}.bribe", default=NOT_BRIBABLE if c.bribe is None else c.bribe,
+                     low=0, high=20, help=f"bribe minimum ($) of {what}; 0: cannot be bribed (App. C)"),
+            DataSpec(name=f"CHARACTERS.{c.id}.blackmail",
+                     default=NOT_BRIBABLE if c.blackmail is None else c.blackmail, low=0, high=20,
+                     help=f"blackmail minimum (fist) of {what}; 0: cannot be blackmailed (App. C)"),
+            DataSpec(name=f"CHARACTERS.{c.id}.dollars", default=c.dollars, low=0, high=4,
+                     help=f"$ signs of {what}, money cards at payday (App. C)"),
+        ]
+        if c.set:
+            out.append(DataSpec(name=f"CHARACTERS.{c.id}.gift", default=c.gift, low=0, high=6,
+                                help=f"gift VP of {what} (set {c.set}, App. C)"))
+        out.append(DataSpec(name=f"CHARACTERS.{c.id}.four_only", default=int(c.four_only), low=0, high=1,
+                            help=f"1: {what} is removed with 3 players (App. C)"))
+    return out
+
+
+def _job_specs() -> list[DataSpec]:
+    out: list[DataSpec] = []
+    for j in JOBS:
+        what = f"{j.name} ({j.id})"
+        out += [
+            DataSpec(name=f"JOBS.{j.id}.dice_sum", default=j.dice_sum, low=1, high=40,
+                     help=f"dice sum {what} needs (App. D)"),
+            DataSpec(name=f"JOBS.{j.id}.ep", default=j.ep, low=0, high=15, help=f"VP {what} gives (App. D)"),
+            DataSpec(name=f"JOBS.{j.id}.dollar", default=j.dollar, low=0, high=8,
+                     help=f"money cards {what} gives (App. D)"),
+            DataSpec(name=f"JOBS.{j.id}.failure", default=j.failure, low=0, high=4,
+                     help=f"phases a failed roll at {what} sits out (App. D)"),
+        ]
+    return out
+
+
+DATA_SPECS: Final[tuple[DataSpec, ...]] = (
+    *(DataSpec(name=name, default=globals()[name], low=low, high=high, source=source, help=help_)
+      for name, low, high, source, help_ in _CONSTANTS),
+    DataSpec(name="PAYDAY_MONTHS", default=PAYDAY_MONTHS, low=2, high=12, source="single source",
+             help="months that begin with payday, e.g. 3,6,9 (none: empty) (§12 ME12)"),
+    *(DataSpec(name=f"MONEY.{g}.count", default=k, low=0, high=30,
+               help=f"money cards of ${MONEY[g]} in the money deck (App. A)") for g, k in MONEY_COUNTS.items()),
+    *_action_specs(),
+    *_character_specs(),
+    *_job_specs(),
+    *(x for p in POWERS for x in (
+        DataSpec(name=f"POWERS.{p.id}.threshold", default=p.threshold, low=1, high=20,
+                 help=f"influence {p.name} needs at least (App. F)"),
+        DataSpec(name=f"POWERS.{p.id}.vp", default=p.vp, low=0, high=8,
+                 help=f"VP {p.name} gives its holder at each month end (App. F)"))),
+)
+"""What a run may override by name (``--data NAME=VALUE``): the constants by their names, a
+field of a card as ``TABLE.ID.FIELD`` (``ACTIONS.A04.fist``, ``CHARACTERS.P1.bribe``,
+``JOBS.J05.dice_sum``, ``POWERS.POL.vp``, ``MONEY.G5.count``)."""
+
+DATA_SPECS_BY_NAME: Final = {d.name: d for d in DATA_SPECS}
+_SPEC_ORDER: Final = {d.name: i for i, d in enumerate(DATA_SPECS)}
+
+
+class Tables:
+    """The values one game plays with: this module's defaults with the game's data overrides.
+
+    Built once per set of overrides (:func:`tables`, cached), held by the state (``s.data``,
+    shared by every clone) and the public view; the rules, views, words and bots read every
+    overridable value here (``s.data.GOAL``, ``s.data.ACTIONS[c].fist``), never the module
+    constants, which stay the documented defaults. Immutable; equal when the overrides are.
+    """
+
+    __slots__ = (
+        "ACTIONS",
+        "ACTION_CARDS",
+        "ASHTRAY_ACTIONS",
+        "ASHTRAY_MONEY",
+        "A_DRAW",
+        "BEGINNER_GOAL",
+        "CHARACTERS",
+        "CHARS",
+        "CHAR_CAP",
+        "CURFEW_LIMIT",
+        "DISCS",
+        "DRAW_BACK",
+        "EV01_BRIBE",
+        "EV02_FIST",
+        "EV06_DICE",
+        "EV07_GIFT",
+        "EV08_LIMIT",
+        "EV10_DEFENCE",
+        "EV15_MONEY",
+        "E_DRAW",
+        "GELDWAESCHE",
+        "GOAL",
+        "HAND_LIMIT",
+        "JOBS",
+        "JOBS_BY_ID",
+        "JOB_CAP",
+        "M07_CHARACTERS",
+        "M09_JOBS",
+        "M10_MONEY",
+        "M12_INFLUENCE",
+        "MAGNIFIER_COST",
+        "MAGNIFIER_LIMIT",
+        "MAX_DICE",
+        "MONEY_COUNTS",
+        "MONTHS",
+        "ORSINI_LIMIT",
+        "PAYDAY_MONTHS",
+        "PHASES",
+        "PLAY_LIMIT",
+        "POWERS",
+        "RESHUFFLE_MONTH",
+        "SPITZEL_TAKE",
+        "START_ACTIONS",
+        "START_MONEY",
+        "STAR_GAIN",
+        "STAR_LOSS",
+        "key",
+        "overrides",
+    )
+
+    overrides: Mapping[str, DataValue]
+    """The overrides by name, in the order of :data:`DATA_SPECS` (empty: the defaults)."""
+    key: tuple[tuple[str, DataValue], ...]
+    GOAL: int
+    BEGINNER_GOAL: int
+    MONTHS: int
+    PHASES: int
+    DISCS: int
+    START_ACTIONS: int
+    START_MONEY: int
+    PLAY_LIMIT: int
+    ORSINI_LIMIT: int
+    CURFEW_LIMIT: int
+    DRAW_BACK: int
+    HAND_LIMIT: int
+    MAGNIFIER_LIMIT: int
+    MAGNIFIER_COST: int
+    JOB_CAP: int
+    CHAR_CAP: int
+    MAX_DICE: int
+    STAR_LOSS: int
+    STAR_GAIN: int
+    ASHTRAY_MONEY: int
+    ASHTRAY_ACTIONS: int
+    GELDWAESCHE: int
+    SPITZEL_TAKE: int
+    A_DRAW: int
+    E_DRAW: int
+    EV01_BRIBE: int
+    EV02_FIST: int
+    EV06_DICE: int
+    EV07_GIFT: int
+    EV08_LIMIT: int
+    EV10_DEFENCE: int
+    EV15_MONEY: int
+    RESHUFFLE_MONTH: int
+    M07_CHARACTERS: int
+    M09_JOBS: int
+    M10_MONEY: int
+    M12_INFLUENCE: int
+    PAYDAY_MONTHS: frozenset[int]
+    MONEY_COUNTS: Mapping[str, int]
+    ACTION_CARDS: tuple[ActionCard, ...]
+    ACTIONS: Mapping[str, ActionCard]
+    CHARACTERS: tuple[Character, ...]
+    CHARS: Mapping[str, Character]
+    JOBS: tuple[Job, ...]
+    JOBS_BY_ID: Mapping[str, Job]
+    POWERS: tuple[Power, ...]
+
+    def __init__(self, overrides: Mapping[str, DataValue] | None = None) -> None:
+        given = dict(overrides or {})
+        unknown = sorted(set(given) - set(_SPEC_ORDER))
+        if unknown:
+            raise KeyError(f"no overridable data value {unknown[0]!r}")
+        ordered = {k: given[k] for k in sorted(given, key=_SPEC_ORDER.__getitem__)}
+        put = object.__setattr__
+        put(self, "overrides", ordered)
+        put(self, "key", tuple(ordered.items()))
+        module = globals()
+        for name in CONSTANT_NAMES:
+            put(self, name, ordered.get(name, module[name]))
+        rows: dict[str, dict[str, dict[str, Any]]] = {}
+        for name, value in ordered.items():
+            if name.count(".") == 2:
+                table, row, fld = name.split(".")
+                rows.setdefault(table, {}).setdefault(row, {})[fld] = value
+        money = rows.get("MONEY", {})
+        put(self, "MONEY_COUNTS", {g: int(money.get(g, {}).get("count", k)) for g, k in MONEY_COUNTS.items()}
+            if money else MONEY_COUNTS)
+        fix = rows.get("ACTIONS")
+        acts = tuple(replace(c, **fix[c.id]) if c.id in fix else c for c in ACTION_CARDS) if fix else ACTION_CARDS
+        put(self, "ACTION_CARDS", acts)
+        put(self, "ACTIONS", {c.id: c for c in acts} if fix else ACTIONS)
+        fix = rows.get("CHARACTERS")
+        chars = tuple(replace(c, **_character_fields(fix[c.id])) if c.id in fix else c
+                      for c in CHARACTERS) if fix else CHARACTERS
+        put(self, "CHARACTERS", chars)
+        put(self, "CHARS", {c.id: c for c in chars} if fix else CHARS)
+        fix = rows.get("JOBS")
+        jobs = tuple(replace(j, **fix[j.id]) if j.id in fix else j for j in JOBS) if fix else JOBS
+        put(self, "JOBS", jobs)
+        put(self, "JOBS_BY_ID", {j.id: j for j in jobs} if fix else JOBS_BY_ID)
+        fix = rows.get("POWERS")
+        put(self, "POWERS", tuple(replace(p, **fix[p.id]) if p.id in fix else p for p in POWERS) if fix else POWERS)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Tables are immutable (setting {name})")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Tables) and other.key == self.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (tables, (dict(self.overrides),))
+
+    def __repr__(self) -> str:
+        return f"Tables({self.overrides_json()})"
+
+    def overrides_json(self) -> dict[str, int | list[int]]:
+        """The overrides as JSON (what a state's JSON, a view's JSON and a record carry)."""
+        return {k: data_json(v) for k, v in self.overrides.items()}
+
+
+def _character_fields(fields: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(fields)
+    for k in ("bribe", "blackmail"):
+        if k in out and out[k] == NOT_BRIBABLE:
+            out[k] = None
+    if "four_only" in out:
+        out["four_only"] = bool(out["four_only"])
+    return out
+
+
+@lru_cache(maxsize=512)
+def _tables(key: tuple[tuple[str, DataValue], ...]) -> Tables:
+    return Tables(dict(key))
+
+
+def tables(overrides: Mapping[str, DataValue] | None = None) -> Tables:
+    """The tables for these (checked) overrides: one shared object per set of overrides."""
+    if not overrides:
+        return DEFAULT
+    return _tables(tuple(sorted(overrides.items(), key=lambda kv: _SPEC_ORDER.get(kv[0], -1))))
+
+
+DEFAULT: Final = Tables()
+"""The tables without overrides (this module's values)."""
+
+
+def table_data(t: Tables = DEFAULT) -> dict[str, object]:
+    """The card tables for the board drawing in the browser (``Game.table_data``), as one
+    table plays them (its overrides applied); ``constants`` has the overridable numbers."""
     return {
         "actions": [{"id": c.id, "name": c.name, "kind": c.kind, "symbol": c.symbol, "stars": c.stars,
                      "eye": c.eye, "fist": c.fist, "dollar": c.dollar, "dice": c.dice, "tag": c.tag,
-                     "covers": sorted(c.covers), "strength": c.strength} for c in ACTION_CARDS],
+                     "covers": sorted(c.covers), "strength": c.strength, "count": c.count} for c in t.ACTION_CARDS],
         "money": dict(MONEY),
+        "money_counts": dict(t.MONEY_COUNTS),
         "characters": [{"id": c.id, "name": c.name, "colour": c.colour, "influence": c.influence,
                         "bribe": c.bribe, "blackmail": c.blackmail, "dollars": c.dollars, "symbol": c.symbol,
-                        "gift": c.gift, "set": c.set, "four_only": c.four_only} for c in CHARACTERS],
+                        "gift": c.gift, "set": c.set, "four_only": c.four_only} for c in t.CHARACTERS],
         "jobs": [{"id": j.id, "name": j.name, "dice_sum": j.dice_sum, "tags": list(j.tags), "ep": j.ep,
-                  "dollar": j.dollar, "failure": j.failure} for j in JOBS],
+                  "dollar": j.dollar, "failure": j.failure} for j in t.JOBS],
         "events": dict(EVENTS),
         "missions": dict(MISSIONS),
-        "powers": [{"id": p.id, "name": p.name, "threshold": p.threshold, "vp": p.vp} for p in POWERS],
+        "powers": [{"id": p.id, "name": p.name, "threshold": p.threshold, "vp": p.vp} for p in t.POWERS],
+        "constants": {name: data_json(getattr(t, name)) for name in CONSTANT_NAMES},
+        "overrides": t.overrides_json(),
     }

@@ -22,7 +22,7 @@ from tablero.core.messages import Message
 from tablero.core.protocol import CHANCE
 from tablero.games.mafia import data, names
 from tablero.games.mafia.actions import FIELD_NAMES, JOB_FIELD, MLAction
-from tablero.games.mafia.data import ACTIONS, CHARS, JOBS_BY_ID, MONEY, POWERS
+from tablero.games.mafia.data import ACTIONS, DEFAULT, MONEY, Tables
 from tablero.games.mafia.state import (
     NOBODY,
     SEEN_BY_ALL,
@@ -127,24 +127,26 @@ def set_actors(s: MafiaState) -> None:
 
 
 def initial_state(players: int, *, variant: str, missions: bool, start_seat: int | None,
-                  families: tuple[str, ...] | None, bonus_basis: str) -> MafiaState:
-    """The state before the first decision or chance node (§5.1), from resolved options."""
+                  families: tuple[str, ...] | None, bonus_basis: str, tables: Tables = DEFAULT) -> MafiaState:
+    """The state before the first decision or chance node (§5.1), from resolved options and the
+    tables the game plays with (``data.tables(overrides)``)."""
     s = MafiaState()
     n = s.n = players
+    t = s.data = tables
     s.variant = variant
     s.missions = missions
     s.start_option = start_seat
     s.families_opt = families
     s.bonus_basis = bonus_basis
     adv = variant == "advanced"
-    s.goal = data.GOAL if adv else data.BEGINNER_GOAL
+    s.goal = t.GOAL if adv else t.BEGINNER_GOAL
     s.month, s.phase, s.turn_pos, s.month_end_step = 1, 1, 0, 0
     s.order = list(range(n))
     s.family = [""] * n
     s.hand_a = [{} for _ in range(n)]
     s.hand_m = [{} for _ in range(n)]
     s.screen = [{} for _ in range(n)]
-    s.discs = [data.DISCS] * n
+    s.discs = [t.DISCS] * n
     s.vp = [0] * n
     s.chars = [[] for _ in range(n)]
     s.jobs_done = [[] for _ in range(n)]
@@ -158,11 +160,11 @@ def initial_state(players: int, *, variant: str, missions: bool, start_seat: int
     s.row = [""] * data.CHAR_COLUMNS
     s.job = ""
     s.job_done_month = False
-    s.powers = [NOBODY] * len(POWERS)
+    s.powers = [NOBODY] * len(t.POWERS)
     s.decks = {
-        "A": {c.id: c.count for c in data.ACTION_CARDS if adv or c.id not in data.BEGINNER_REMOVED},
-        "M": dict(data.MONEY_COUNTS),
-        "C": {c.id: 1 for c in data.CHARACTERS if players == 4 or not c.four_only},
+        "A": {c.id: c.count for c in t.ACTION_CARDS if c.count and (adv or c.id not in data.BEGINNER_REMOVED)},
+        "M": {g: k for g, k in t.MONEY_COUNTS.items() if k},
+        "C": {c.id: 1 for c in t.CHARACTERS if players == 4 or not c.four_only},
         "J": {j.id: 1 for j in data.JOBS},
         "E": {e: 1 for e in data.EVENTS} if adv else {},
         "X": {m: 1 for m in data.MISSIONS} if missions else {},
@@ -174,7 +176,7 @@ def initial_state(players: int, *, variant: str, missions: bool, start_seat: int
     s.this_events, s.next_events = [], []
     s.star = False
     s.step = s.played = 0
-    s.limit = data.PLAY_LIMIT
+    s.limit = t.PLAY_LIMIT
     s.moved_to_hand, s.moved_to_screen = {}, {}
     s.grossoffensive = False
     s.decision = None
@@ -220,8 +222,8 @@ def _families(s: MafiaState, t: Task, ev: Events) -> None:
 
 
 def _deal(s: MafiaState, t: Task, ev: Events) -> None:
-    tasks = [draw_task("A", q, data.START_ACTIONS, "hand") for q in s.order]
-    tasks += [draw_task("M", q, data.START_MONEY, "screen") for q in s.order]
+    tasks = [draw_task("A", q, s.data.START_ACTIONS, "hand") for q in s.order]
+    tasks += [draw_task("M", q, s.data.START_MONEY, "screen") for q in s.order]
     if s.missions:
         tasks += [draw_task("X", q, 1, "mission") for q in s.order]
     tasks += [draw_task("C", NOBODY, 1, f"row{k}") for k in range(data.CHAR_COLUMNS)]
@@ -315,7 +317,7 @@ def _turn(s: MafiaState, t: Task, ev: Events) -> None:
         return
     s.step = 1
     s.played = 0
-    s.limit = data.CURFEW_LIMIT if event_on(s, "EV11") else data.PLAY_LIMIT
+    s.limit = s.data.CURFEW_LIMIT if event_on(s, "EV11") else s.data.PLAY_LIMIT
     s.moved_to_hand, s.moved_to_screen = {}, {}
     s.grossoffensive = False
     s.decision = Decision("turn", p)
@@ -328,7 +330,7 @@ def _resume(s: MafiaState, t: Task, ev: Events) -> None:
     if s.step == 3 and not (s.job and s.fields[p][JOB_FIELD]):
         s.step = 4
     if s.step == 4:
-        push(s, draw_task("A", p, max(0, data.DRAW_BACK - s.played), "hand"), Task("hand_limit", p),
+        push(s, draw_task("A", p, max(0, s.data.DRAW_BACK - s.played), "hand"), Task("hand_limit", p),
              Task("next_turn"))
         return
     s.decision = Decision("turn", p)
@@ -336,7 +338,7 @@ def _resume(s: MafiaState, t: Task, ev: Events) -> None:
 
 def _hand_limit(s: MafiaState, t: Task, ev: Events) -> None:
     p = t.seat
-    excess = count_cards(s.hand_a[p]) - data.HAND_LIMIT
+    excess = count_cards(s.hand_a[p]) - s.data.HAND_LIMIT
     if excess > 0:
         s.must_discard[p] = excess
         s.decision = Decision("discard", p, reason="limit")
@@ -352,7 +354,7 @@ def _next_turn(s: MafiaState, t: Task, ev: Events) -> None:
         s.tasks.append(Task("turn"))
         return
     s.turn_pos = 0
-    if s.phase < data.PHASES:
+    if s.phase < s.data.PHASES:
         s.phase += 1
         s.tasks.append(Task("turn"))
         return
@@ -368,7 +370,8 @@ def _attack(s: MafiaState, t: Task, ev: Events) -> None:
     if x is None or x.is_disc:
         return
     card, attacker = x.card, x.attacker
-    c = ACTIONS[card]
+    t_ = s.data
+    c = t_.ACTIONS[card]
     if stage == 0:
         if not x.face_up or x.seen_by != SEEN_BY_ALL:
             x = s.atk[target] = x._replace(seen_by=SEEN_BY_ALL)
@@ -382,7 +385,7 @@ def _attack(s: MafiaState, t: Task, ev: Events) -> None:
         if advanced(s) and ((c.symbol == "badge" and s.powers[data.STAATSGEWALT] == target)
                             or (c.symbol == "star" and s.powers[data.PRESSE] == target)):
             emit(ev, "ml.immune", target_seat=target, card=names.card(card),
-                 power=names.power(data.POWERS[data.STAATSGEWALT if c.symbol == "badge" else data.PRESSE].id))
+                 power=names.power(t_.POWERS[data.STAATSGEWALT if c.symbol == "badge" else data.PRESSE].id))
             discard_attack(s, target)
             return
         if advanced(s) and s.family[target] == "lombardo" and not s.ability_used[target]:
@@ -395,13 +398,13 @@ def _attack(s: MafiaState, t: Task, ev: Events) -> None:
         s.tasks.append(t._replace(stage=2))
         return
     # stage 2: compare (§8.3 step 5)
-    strength = c.fist + (data.EV02_FIST if c.symbol == "badge" and event_on(s, "EV02") else 0)
+    strength = c.fist + (t_.EV02_FIST if c.symbol == "badge" and event_on(s, "EV02") else 0)
     if x.defence:
-        dc = ACTIONS[x.defence]
+        dc = t_.ACTIONS[x.defence]
         if dc.strength == data.CANCEL:
             ok = False
         else:
-            ok = strength > dc.strength - (data.EV10_DEFENCE if event_on(s, "EV10") else 0)
+            ok = strength > dc.strength - (t_.EV10_DEFENCE if event_on(s, "EV10") else 0)
     else:
         ok = strength > 0
     if not ok:
@@ -430,7 +433,7 @@ def discard_attack(s: MafiaState, target: int) -> None:
 
 def _attack_effect(s: MafiaState, t: Task, ev: Events) -> None:
     target, attacker = t.seat, t.attacker
-    c = ACTIONS[t.card]
+    c = s.data.ACTIONS[t.card]
     if c.symbol == "badge":
         if any(s.fields[target]):
             s.decision = Decision("raid", attacker, target=target)
@@ -442,11 +445,11 @@ def _attack_effect(s: MafiaState, t: Task, ev: Events) -> None:
             s.decision = Decision("hand_over", target, receiver=attacker)
     else:
         mult = 2 if event_on(s, "EV05") else 1
-        loss = min(s.vp[target], data.STAR_LOSS * c.stars * mult)
+        loss = min(s.vp[target], s.data.STAR_LOSS * c.stars * mult)
+        gain = s.data.STAR_GAIN * c.stars * mult
         s.vp[target] -= loss
-        s.vp[attacker] += data.STAR_GAIN * c.stars * mult
-        emit(ev, "ml.scandal", target_seat=target, loss=loss, seat=attacker,
-             gain=data.STAR_GAIN * c.stars * mult, card=names.card(t.card))
+        s.vp[attacker] += gain
+        emit(ev, "ml.scandal", target_seat=target, loss=loss, seat=attacker, gain=gain, card=names.card(t.card))
 
 
 def raid(s: MafiaState, target: int, f: int, ev: Events) -> None:
@@ -478,7 +481,7 @@ def lose_character(s: MafiaState, owner: int, card: str, to: int, ev: Events) ->
 # ---------------------------------------------------------------------------- jobs (§9)
 def job_tags_ok(s: MafiaState, cards: Sequence[str]) -> bool:
     """The cards fulfil the open job by its tags (§9.1)."""
-    return tags_fulfilled(JOBS_BY_ID[s.job].tags, cards)
+    return tags_fulfilled(s.data.JOBS_BY_ID[s.job].tags, cards)
 
 
 def tags_fulfilled(tags: Sequence[str], cards: Sequence[str]) -> bool:
@@ -493,9 +496,10 @@ def tags_fulfilled(tags: Sequence[str], cards: Sequence[str]) -> bool:
     return all(have.get(k, 0) >= v for k, v in need.items())
 
 
-def job_dice(cards: Sequence[str]) -> int:
-    """The W8 the cards roll for a job (at most ``MAX_DICE``)."""
-    return min(data.MAX_DICE, sum(ACTIONS[c].dice for c in cards if c in ACTIONS))
+def job_dice(t: Tables, cards: Sequence[str]) -> int:
+    """The W8 the cards roll for a job (at most ``MAX_DICE``) with the tables ``t``."""
+    acts = t.ACTIONS
+    return min(t.MAX_DICE, sum(acts[c].dice for c in cards if c in acts))
 
 
 def job_field_cards(s: MafiaState, p: int, immediate: bool) -> list[str]:
@@ -534,7 +538,7 @@ def _job(s: MafiaState, t: Task, ev: Events) -> None:
     if job_tags_ok(s, counted):
         push(s, Task("job_success", q), Task("discard_field", q, field=JOB_FIELD))
         return
-    dice = job_dice(counted)
+    dice = job_dice(s.data, counted)
     if dice == 0:
         emit(ev, "ml.job_no_dice", seat=q)
         discard_field(s, q, JOB_FIELD)
@@ -556,8 +560,8 @@ def _roll_die(s: MafiaState, t: Task, ev: Events) -> None:
 
 def _job_result(s: MafiaState, t: Task, ev: Events) -> None:
     q = t.seat
-    job = JOBS_BY_ID[s.job]
-    target = job.dice_sum - (data.EV06_DICE if event_on(s, "EV06") else 0)
+    job = s.data.JOBS_BY_ID[s.job]
+    target = job.dice_sum - (s.data.EV06_DICE if event_on(s, "EV06") else 0)
     total = sum(s.dice)
     if total >= target:
         emit(ev, "ml.job_roll_ok", seat=q, total=total, target=target)
@@ -573,12 +577,14 @@ def _job_result(s: MafiaState, t: Task, ev: Events) -> None:
 
 def _job_success(s: MafiaState, t: Task, ev: Events) -> None:
     q = t.seat
-    job = JOBS_BY_ID[s.job]
+    tab = s.data
+    job = tab.JOBS_BY_ID[s.job]
     s.vp[q] += job.ep
     s.jobs_done[q].append(s.job)
     s.job_done_month = True
-    money = job.dollar + sum(ACTIONS[c].dollar for c in counted_job_cards(s, q) if c in ACTIONS)
-    money += data.EV15_MONEY if event_on(s, "EV15") else 0
+    acts = tab.ACTIONS
+    money = job.dollar + sum(acts[c].dollar for c in counted_job_cards(s, q) if c in acts)
+    money += tab.EV15_MONEY if event_on(s, "EV15") else 0
     emit(ev, "ml.job_done", seat=q, job=names.card(s.job), vp=job.ep, money=money)
     s.job = ""
     push(s, draw_task("M", q, money, "screen"), draw_task("J", NOBODY, 1, "job"))
@@ -665,17 +671,19 @@ def _column(s: MafiaState, t: Task, ev: Events) -> None:
             s.decision = Decision("family_ties", barone[0], column=FIELD_NAMES[f])
             s.tasks.append(t._replace(stage=1, ties=barone[0]))
             return
-    ch = CHARS[x]
+    tab = s.data
+    acts = tab.ACTIONS
+    ch = tab.CHARS[x]
     bribe = ch.bribe
     if bribe is not None and event_on(s, "EV01"):
-        bribe = max(1, bribe - data.EV01_BRIBE)
+        bribe = max(1, bribe - tab.EV01_BRIBE)
     best, best_score = NOBODY, -1
     for q in s.order:
         cards = s.fields[q][f]
         if not cards:
             continue
         m = sum(MONEY[sl.card] for sl in cards if sl.card in MONEY)
-        fist = sum(ACTIONS[sl.card].fist for sl in cards if sl.card in ACTIONS and not sl.ignored)
+        fist = sum(acts[sl.card].fist for sl in cards if sl.card in acts and not sl.ignored)
         eligible = (bribe is not None and m >= bribe) or (ch.blackmail is not None and fist >= ch.blackmail)
         if q == ties:
             eligible = True
@@ -688,7 +696,7 @@ def _column(s: MafiaState, t: Task, ev: Events) -> None:
         emit(ev, "ml.no_winner", slot=k + 1, card=names.card(x))
         push(s, Task("column_cleanup", column=k))
         return
-    dollars = sum(ACTIONS[sl.card].dollar for sl in s.fields[best][f] if sl.card in ACTIONS and not sl.ignored)
+    dollars = sum(acts[sl.card].dollar for sl in s.fields[best][f] if sl.card in acts and not sl.ignored)
     push(s, Task("win", best, column=k), Task("win_bonus", best, card=x), draw_task("M", best, dollars, "screen"),
          Task("column_cleanup", best, column=k))
 
@@ -706,13 +714,14 @@ def _win(s: MafiaState, t: Task, ev: Events) -> None:
 def _win_bonus(s: MafiaState, t: Task, ev: Events) -> None:
     """Gift, set, then E or A (§10.3); each its own task so the end check runs between."""
     w = t.seat
-    ch = CHARS[t.card]
+    tab = s.data
+    ch = tab.CHARS[t.card]
     tasks: list[Task] = []
     if ch.gift:
-        tasks.append(Task("gift", w, amount=ch.gift + (data.EV07_GIFT if event_on(s, "EV07") else 0)))
+        tasks.append(Task("gift", w, amount=ch.gift + (tab.EV07_GIFT if event_on(s, "EV07") else 0)))
     tasks.append(Task("sets", w))
-    if ch.symbol == "E" and advanced(s) and s.month < data.MONTHS:
-        tasks.append(draw_task("E", w, data.E_DRAW, "event"))
+    if ch.symbol == "E" and advanced(s) and s.month < tab.MONTHS:
+        tasks.append(draw_task("E", w, tab.E_DRAW, "event"))
         tasks.append(Task("choose_event", w))
     elif ch.symbol == "A":
         tasks.append(Task("ask_a_draw", w))
@@ -733,7 +742,7 @@ def check_sets(s: MafiaState, w: int, ev: Events) -> None:
     for name, (a, b) in data.SETS.items():
         if name not in s.sets[w] and a in s.chars[w] and b in s.chars[w]:
             s.sets[w].append(name)
-            vp = CHARS[a].gift + CHARS[b].gift
+            vp = s.data.CHARS[a].gift + s.data.CHARS[b].gift
             s.vp[w] += vp
             emit(ev, "ml.set", seat=w, set=name, vp=vp)
 
@@ -791,9 +800,9 @@ def _me_refill(s: MafiaState, t: Task, ev: Events) -> None:
 
 def _magnifier(s: MafiaState, t: Task, ev: Events) -> None:
     x = s.row[t.column]
-    if not x or CHARS[x].symbol != "L" or not advanced(s):
+    if not x or s.data.CHARS[x].symbol != "L" or not advanced(s):
         return
-    need = [max(0, count_cards(s.hand_a[q]) - data.MAGNIFIER_LIMIT) for q in range(s.n)]
+    need = [max(0, count_cards(s.hand_a[q]) - s.data.MAGNIFIER_LIMIT) for q in range(s.n)]
     if any(need):
         s.must_discard = need
         s.set_aside = [[] for _ in range(s.n)]
@@ -803,7 +812,7 @@ def _magnifier(s: MafiaState, t: Task, ev: Events) -> None:
 def _me_power_vp(s: MafiaState, t: Task, ev: Events) -> None:
     """ME5: power cards score."""
     s.month_end_step = 5
-    for i, pw in enumerate(POWERS):
+    for i, pw in enumerate(s.data.POWERS):
         h = s.powers[i]
         if h >= 0:
             s.vp[h] += pw.vp
@@ -844,7 +853,7 @@ def _me_income(s: MafiaState, t: Task, ev: Events) -> None:
 
 
 def _audit(s: MafiaState, t: Task, ev: Events) -> None:
-    need = [max(0, count_cards(s.hand_m[q]) + count_cards(s.screen[q]) - data.EV08_LIMIT) for q in range(s.n)]
+    need = [max(0, count_cards(s.hand_m[q]) + count_cards(s.screen[q]) - s.data.EV08_LIMIT) for q in range(s.n)]
     if any(need):
         s.must_discard = need
         s.set_aside = [[] for _ in range(s.n)]
@@ -884,7 +893,7 @@ def _me_clear(s: MafiaState, t: Task, ev: Events) -> None:
 def _me_december(s: MafiaState, t: Task, ev: Events) -> None:
     """ME10: after December the game ends."""
     s.month_end_step = 10
-    if s.month >= data.MONTHS:
+    if s.month >= s.data.MONTHS:
         finish(s, ev)
 
 
@@ -916,11 +925,12 @@ def _me_new_month(s: MafiaState, t: Task, ev: Events) -> None:
         emit(ev, "ml.month", month=s.month, name=names.month(s.month))  # the log's section
         emit(ev, "ml.new_month", month=s.month, month_name=names.month(s.month), events=names.cards(s.this_events))
     tasks: list[Task] = []
-    if s.month in data.PAYDAY_MONTHS:
-        dollars = {q: sum(CHARS[c].dollars for c in s.chars[q]) for q in s.order}
+    if s.month in s.data.PAYDAY_MONTHS:
+        chars = s.data.CHARS
+        dollars = {q: sum(chars[c].dollars for c in s.chars[q]) for q in s.order}
         for r in range(max(dollars.values(), default=0)):
             tasks += [draw_task("M", q, 1, "screen") for q in s.order if dollars[q] > r]
-    if s.month == data.RESHUFFLE_MONTH:
+    if s.month == s.data.RESHUFFLE_MONTH:
         tasks.append(Task("june_reshuffle"))
     if event_on(s, "EV12"):
         tasks += [draw_task("M", q, 1, "screen") for q in s.order]
@@ -942,12 +952,13 @@ def _june_reshuffle(s: MafiaState, t: Task, ev: Events) -> None:
 
 # ---------------------------------------------------------------------------- powers (§11)
 def influence(s: MafiaState, q: int, colour: str) -> int:
-    return sum(CHARS[c].influence for c in s.chars[q] if CHARS[c].colour == colour)
+    chars = s.data.CHARS
+    return sum(chars[c].influence for c in s.chars[q] if chars[c].colour == colour)
 
 
 def update_powers(s: MafiaState, ev: Events) -> None:
     """Power cards go to the single leader of their colour at or above the threshold (§11)."""
-    for i, pw in enumerate(POWERS):
+    for i, pw in enumerate(s.data.POWERS):
         infl = [influence(s, q, pw.colour) for q in range(s.n)]
         top = max(infl)
         h = s.powers[i]
@@ -974,18 +985,19 @@ def mission_ok(s: MafiaState, q: int) -> bool:
         return int(m[1:]) - 1 in held
     if m == "M06":
         return len(held) >= 2
+    t = s.data
     if m == "M07":
-        return len(s.chars[q]) >= data.M07_CHARACTERS
+        return len(s.chars[q]) >= t.M07_CHARACTERS
     if m == "M08":
         return any(a in s.chars[q] and b in s.chars[q] for a, b in data.SETS.values())
     if m == "M09":
-        return len(s.jobs_done[q]) >= data.M09_JOBS
+        return len(s.jobs_done[q]) >= t.M09_JOBS
     if m == "M10":
-        return money_value(s.hand_m[q]) + money_value(s.screen[q]) >= data.M10_MONEY
+        return money_value(s.hand_m[q]) + money_value(s.screen[q]) >= t.M10_MONEY
     if m == "M11":
-        return {CHARS[c].colour for c in s.chars[q]} >= {p.colour for p in POWERS}
+        return {t.CHARS[c].colour for c in s.chars[q]} >= {p.colour for p in t.POWERS}
     if m == "M12":
-        return sum(CHARS[c].influence for c in s.chars[q]) >= data.M12_INFLUENCE
+        return sum(t.CHARS[c].influence for c in s.chars[q]) >= t.M12_INFLUENCE
     return False
 
 
@@ -1000,7 +1012,7 @@ def end_check(s: MafiaState, ev: Events) -> None:
 
 def tiebreak(s: MafiaState, q: int) -> tuple[int, int, int, int]:
     """VP, characters, influence, money (§15)."""
-    return (s.vp[q], len(s.chars[q]), sum(CHARS[c].influence for c in s.chars[q]),
+    return (s.vp[q], len(s.chars[q]), sum(s.data.CHARS[c].influence for c in s.chars[q]),
             money_value(s.hand_m[q]) + money_value(s.screen[q]))
 
 

@@ -45,8 +45,8 @@ from tablero.games.mafia.state import DISC, SEEN_BY_ALL, AttackSlot, Decision, G
 def field_open(s: MafiaState, p: int, f: int) -> bool:
     """A field can take a card: its column is open (§4) and the cap is not reached."""
     if f == JOB_FIELD:
-        return bool(s.job) and len(s.fields[p][JOB_FIELD]) < data.JOB_CAP
-    return bool(s.row[f - 1]) and len(s.fields[p][f]) < data.CHAR_CAP
+        return bool(s.job) and len(s.fields[p][JOB_FIELD]) < s.data.JOB_CAP
+    return bool(s.row[f - 1]) and len(s.fields[p][f]) < s.data.CHAR_CAP
 
 
 def _plays(s: MafiaState, p: int) -> list[MLAction]:
@@ -123,7 +123,7 @@ def _turn_options(s: MafiaState, p: int, d: Decision) -> list[MLAction]:
         out.append(act("end_plays"))
     elif s.step == 3:
         cards = job_field_cards(s, p, True)
-        if job_tags_ok(s, cards) or job_dice(cards) > 0:
+        if job_tags_ok(s, cards) or job_dice(s.data, cards) > 0:
             out.append(act("job_attempt"))
         out.append(act("job_skip"))
     if s.step in (1, 2) and s.played == 0:
@@ -257,7 +257,7 @@ def _set_aside(s: MafiaState, p: int, a: MLAction, d: Decision, ev: Events) -> N
             add_card(s.disc_m if sa.card in MONEY else s.disc_a, sa.card)
         cost = 0
         if d.reason == "magnifier":
-            cost = min(s.vp[q], len(cards) * data.MAGNIFIER_COST)
+            cost = min(s.vp[q], len(cards) * s.data.MAGNIFIER_COST)
             s.vp[q] -= cost
         if ev is not None:  # names only for a log (playouts pass none)
             emit(ev, "ml.discards", reveal=True, seat=q, cards=names.cards(sorted(sa.card for sa in cards)), vp=cost)
@@ -329,7 +329,7 @@ def _choose_event(s: MafiaState, p: int, a: MLAction, d: Decision, ev: Events) -
 
 def _a_draw(s: MafiaState, p: int, a: MLAction, d: Decision, ev: Events) -> None:
     if a.args[0] == "yes":
-        s.tasks.append(draw_task("A", p, data.A_DRAW, "hand"))
+        s.tasks.append(draw_task("A", p, s.data.A_DRAW, "hand"))
 
 
 def _politik(s: MafiaState, p: int, a: MLAction, d: Decision, ev: Events) -> None:
@@ -377,7 +377,7 @@ def _spitzel_take(s: MafiaState, p: int, a: MLAction, d: Decision, ev: Events) -
         else:
             add_card(s.hand_a[p], c)
     emit(ev, "ml.spitzel_take", seat=p, field=names.field(where), to=names.destination(to))
-    if d.taken + 1 < data.SPITZEL_TAKE:
+    if d.taken + 1 < s.data.SPITZEL_TAKE:
         s.decision = d._replace(taken=d.taken + 1)
     else:
         s.tasks.append(Task("resume"))
@@ -397,12 +397,12 @@ def _disc(s: MafiaState, p: int, a: MLAction, ev: Events) -> None:
         s.atk[p] = AttackSlot(DISC, p, True, "", "", SEEN_BY_ALL)
     elif what.startswith("ashtray"):
         s.ashtray += 1
-    emit(ev, f"ml.disc.{what}", seat=p, n=names.DISC_DRAWS.get(what, 0))
+    emit(ev, f"ml.disc.{what}", seat=p, n=names.disc_draws(s.data, what))
     s.tasks.append(Task("resume"))
     if what == "ashtray_money":
-        s.tasks.append(draw_task("M", p, data.ASHTRAY_MONEY, "screen"))
+        s.tasks.append(draw_task("M", p, s.data.ASHTRAY_MONEY, "screen"))
     elif what == "ashtray_actions":
-        s.tasks.append(draw_task("A", p, data.ASHTRAY_ACTIONS, "hand"))
+        s.tasks.append(draw_task("A", p, s.data.ASHTRAY_ACTIONS, "hand"))
 
 
 def _move_money(s: MafiaState, p: int, a: MLAction, ev: Events) -> None:
@@ -439,14 +439,14 @@ def _job_skip(s: MafiaState, p: int, a: MLAction, ev: Events) -> None:
 def _ability(s: MafiaState, p: int, a: MLAction, ev: Events) -> None:
     s.ability_used[p] = True
     what = a.args[0]
-    emit(ev, "ml.ability", seat=p, ability=names.ability(what))
+    emit(ev, "ml.ability", seat=p, ability=names.ability(what, s.data))
     if what == "geldwaesche":
-        push(s, draw_task("M", p, data.GELDWAESCHE, "screen"), Task("resume"))
+        push(s, draw_task("M", p, s.data.GELDWAESCHE, "screen"), Task("resume"))
     elif what == "spitzel":
         s.decision = Decision("spitzel_column", p)
     else:
         s.grossoffensive = True
-        s.limit = 2 * data.CURFEW_LIMIT if event_on(s, "EV11") else data.ORSINI_LIMIT
+        s.limit = 2 * s.data.CURFEW_LIMIT if event_on(s, "EV11") else s.data.ORSINI_LIMIT
         s.tasks.append(Task("resume"))
 
 

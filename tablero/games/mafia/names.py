@@ -100,17 +100,22 @@ def unseen_card(d: str) -> Message:
     return Message(f"ml.unseen.{d}")
 
 
-DISC_DRAWS: Final = {"ashtray_money": data.ASHTRAY_MONEY, "ashtray_actions": data.ASHTRAY_ACTIONS}
-"""How many cards a disc on the ashtray draws, by the wire name of the disc's place."""
+def disc_draws(t: data.Tables, where: str) -> int:
+    """How many cards a disc placed at ``where`` (its wire name) draws with the tables ``t``."""
+    if where == "ashtray_money":
+        return t.ASHTRAY_MONEY
+    return t.ASHTRAY_ACTIONS if where == "ashtray_actions" else 0
 
-_ABILITY_COUNTS: Final = {"geldwaesche": data.GELDWAESCHE, "spitzel": data.SPITZEL_TAKE,
-                          "grossoffensive": data.ORSINI_LIMIT}
+
+_ABILITY_COUNTS: Final = {"geldwaesche": "GELDWAESCHE", "spitzel": "SPITZEL_TAKE", "grossoffensive": "ORSINI_LIMIT"}
 
 
 @cache
-def ability(a: str) -> Message:
-    """A family ability used on the own turn (``geldwaesche``, ``spitzel``, ``grossoffensive``)."""
-    return Message(f"ml.ab.{a}", n=_ABILITY_COUNTS[a])
+def ability(a: str, t: data.Tables = data.DEFAULT) -> Message:
+    """A family ability used on the own turn (``geldwaesche``, ``spitzel``, ``grossoffensive``),
+    with its number from the tables ``t``."""
+    n: int = getattr(t, _ABILITY_COUNTS[a])
+    return Message(f"ml.ab.{a}", n=n)
 
 
 @cache

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from random import Random
 from typing import Any, Final
 
+from tablero.core import serial
 from tablero.core.codec import ActionCodec
 from tablero.core.errors import OptionError
 from tablero.core.events import Event
@@ -26,6 +27,7 @@ from tablero.core.protocol import (
     check_start_seat,
     parse_bool,
     parse_start_seat,
+    resolve_data,
 )
 from tablero.games.mafia import data, engine, moves, sheet, text
 from tablero.games.mafia.actions import MLAction, act, chance_actions, parse, seat_actions
@@ -104,6 +106,7 @@ class Mafia(Game[MafiaState, MLAction, MafiaView]):
     min_players = 3
     max_players = 4
     options = OPTIONS
+    data_specs = data.DATA_SPECS
     state_type = MafiaState
 
     # ------------------------------------------------------------------ setup (§5.1)
@@ -119,7 +122,7 @@ class Mafia(Game[MafiaState, MLAction, MafiaView]):
             players, variant=str(o["variant"]), missions=bool(o["missions"]),
             start_seat=None if o["start_seat"] == "random" else int(o["start_seat"]),
             families=None if o["families"] == "choose" else tuple(o["families"]),
-            bonus_basis=str(o["bonus_basis"]))
+            bonus_basis=str(o["bonus_basis"]), tables=data.tables(self.data_overrides(o)))
 
     def max_game_length(self, players: int) -> int:
         return 30_000
@@ -250,7 +253,46 @@ class Mafia(Game[MafiaState, MLAction, MafiaView]):
         return msg.id == "ml.month"
 
     def table_data(self, options: Mapping[str, object] | None = None) -> dict[str, Any]:
-        return data.table_data()
+        """The card tables and overridable numbers as a table with these options plays them."""
+        return data.table_data(data.tables(self.data_overrides(options)))
+
+    # ------------------------------------------------------------------ statistics
+    def rounds(self, state: MafiaState) -> int | None:
+        """The months played: the month under way (the last month, once the game is over)."""
+        return state.month
+
+    def seat_roles(self, state: MafiaState) -> tuple[str, ...] | None:
+        """Each seat's family id (``moretti`` ...), ``""`` while a seat has not chosen yet."""
+        return tuple(state.family)
+
+    # ------------------------------------------------------------------ state JSON
+    def state_to_json(self, state: MafiaState) -> dict[str, Any]:
+        """The position by the state's annotations; the tables as their overrides only
+        (``{}`` without any), rebuilt on the way back."""
+        out: dict[str, Any] = {}
+        for name, hint in serial.state_fields(MafiaState):
+            out[name] = state.data.overrides_json() if name == "data" else serial.dump(getattr(state, name), hint)
+        return out
+
+    def state_from_json(self, raw: Mapping[str, Any]) -> MafiaState:
+        fields = serial.state_fields(MafiaState)
+        given = dict(raw)
+        given.setdefault("data", {})  # a state stored before data overrides existed
+        missing = [n for n, _ in fields if n not in given]
+        extra = sorted(set(given) - {n for n, _ in fields})
+        if missing or extra:
+            raise ValueError(f"not a {self.id} state: missing {missing}, unknown {extra}")
+        s = MafiaState.__new__(MafiaState)
+        try:
+            for name, hint in fields:
+                if name == "data":
+                    s.data = data.tables(resolve_data(self.id, self.data_specs, given[name]))
+                else:
+                    setattr(s, name, serial.load(given[name], hint))
+        except (KeyError, TypeError, IndexError) as exc:
+            raise ValueError(f"not a {self.id} state: {exc!r}") from exc
+        s.legal_cache = None
+        return s
 
     def render(self, view: MafiaView, tr: Callable[[Message], str]) -> str:
         return text.render(view, tr)

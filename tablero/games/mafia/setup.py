@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
 
+from tablero.core.protocol import resolve_data
 from tablero.games.mafia import data
 from tablero.games.mafia.actions import FIELD_NAMES
 from tablero.games.mafia.data import ACTIONS, CHARS, EVENTS, JOBS_BY_ID, MONEY
@@ -30,6 +31,7 @@ AttackSpec = tuple[str, int, bool, str] | tuple[str, int, bool, str, str]
 """``(card, attacker, face_up, timing)`` with timing ``"me"`` or ``"now"``, optionally a defence card."""
 
 DEFAULT_FAMILIES: Final = ("moretti", "rinaldi", "orsini", "lombardo")
+GAME_ID: Final = "mafia-legend"
 
 
 def _deck_of(card: str) -> str:
@@ -95,6 +97,7 @@ def scenario(
     sitout: Mapping[int, int] | None = None,
     used: Iterable[int] = (),
     job_done_month: bool = False,
+    overrides: Mapping[str, object] | None = None,
 ) -> MafiaState:
     """Build a state at the start of the turn of ``order[turn]`` (month ``month``, phase ``phase``).
 
@@ -106,7 +109,8 @@ def scenario(
     attack field (the disc is taken from their supply). ``events``: active this month.
     ``discs``: unused discs per seat (default 6, less one per ``protect`` disc; set after
     ``protect``). ``ashtray``: discs on the ashtray this month. ``used``: seats whose ability
-    tile is flipped. ``missions``: mission per seat (turns the option on).
+    tile is flipped. ``missions``: mission per seat (turns the option on). ``overrides``: data
+    overrides by name, as in the options' ``data`` (``{"BEGINNER_GOAL": 40}``), checked.
     """
     if players not in data.PLAYERS:
         raise ValueError(f"players: {players} is not one of {data.PLAYERS}")
@@ -117,8 +121,9 @@ def scenario(
         raise ValueError("variant: advanced or beginner; bonus_basis: month or total")
     if missions and variant == "beginner":
         raise ValueError("missions need the advanced game (§16)")
+    tables = data.tables(resolve_data(GAME_ID, data.DATA_SPECS, overrides))
     s = initial_state(players, variant=variant, missions=bool(missions), start_seat=0, families=fams,
-                      bonus_basis=bonus_basis)
+                      bonus_basis=bonus_basis, tables=tables)
     n = s.n
     s.decision, s.tasks, s.actors = None, [], ()
     s.order = list(range(n)) if order is None else list(order)
@@ -126,8 +131,8 @@ def scenario(
         raise ValueError(f"order must list the seats 0-{n - 1} once each")
     if not 0 <= turn < n:
         raise ValueError(f"turn is a position 0-{n - 1} of the turn order")
-    if not 1 <= month <= data.MONTHS or not 1 <= phase <= data.PHASES:
-        raise ValueError("month 1-12, phase 1-3")
+    if not 1 <= month <= tables.MONTHS or not 1 <= phase <= tables.PHASES:
+        raise ValueError(f"month 1-{tables.MONTHS}, phase 1-{tables.PHASES}")
     s.month, s.phase, s.turn_pos = month, phase, turn
 
     for seat, cards in (hands or {}).items():

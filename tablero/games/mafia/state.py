@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from tablero.core.protocol import GameState
+from tablero.games.mafia.data import Tables
 
 NOBODY = -1
 """No seat (a task or decision about the table, a power card nobody holds)."""
@@ -154,6 +155,7 @@ class MafiaState(GameState):
         "atk",
         "bonus_basis",
         "chars",
+        "data",
         "decision",
         "decks",
         "dice",
@@ -208,6 +210,8 @@ class MafiaState(GameState):
     )
 
     n: int
+    data: Tables
+    """The values this game plays with (``data.tables``: defaults and data overrides); shared by clones."""
     variant: str
     missions: bool
     start_option: int | None
@@ -296,6 +300,7 @@ class MafiaState(GameState):
     def clone(self) -> MafiaState:
         s = MafiaState.__new__(MafiaState)
         s.n = self.n
+        s.data = self.data
         s.variant = self.variant
         s.missions = self.missions
         s.start_option = self.start_option

@@ -455,10 +455,11 @@ def option_message(a: MLAction, player: int, s: MafiaState | None = None) -> Mes
     in) adds what the action itself does not say: the raided or hit seat, the dice."""
     k, args = a.kind, a.args
     d = s.decision if s is not None else None
+    tables = s.data if s is not None else data.DEFAULT
     if k == "family":
         return Message("ml.o.family", family=names.family(args[0]))
     if k == "disc":
-        return Message(f"ml.o.disc.{args[0]}", n=names.DISC_DRAWS.get(args[0], 0))
+        return Message(f"ml.o.disc.{args[0]}", n=names.disc_draws(tables, args[0]))
     if k in MONEY_MOVES:
         return Message(f"ml.o.{k}", card=names.card(args[0])) if args else Message(f"ml.o.{k}.hidden")
     if k == "play":
@@ -479,9 +480,9 @@ def option_message(a: MLAction, player: int, s: MafiaState | None = None) -> Mes
             return Message("ml.o.play_field.hidden", source=source, field=field)
         return Message("ml.o.play_field", card=names.card(c), source=source, field=field)
     if k == "ability":
-        return Message("ml.o.ability", ability=names.ability(args[0]))
+        return Message("ml.o.ability", ability=names.ability(args[0], tables))
     if k == "a_draw":
-        return Message(f"ml.o.a_draw.{args[0]}", n=data.A_DRAW)
+        return Message(f"ml.o.a_draw.{args[0]}", n=tables.A_DRAW)
     if k in ("guardian", "family_ties"):
         return Message(f"ml.o.{k}.{args[0]}")
     if k == "spitzel_column":
@@ -542,7 +543,7 @@ def render(view: MafiaView, tr: Callable[[Message], str]) -> str:
              "[/bold]"]
     lines.append(tr(Message("ml.ui.row", cards=", ".join(
         f"K{i + 1} {card_name(c)}" if c else f"K{i + 1} -" for i, c in enumerate(pub.row)))))
-    job = JOBS_BY_ID[pub.job] if pub.job else None
+    job = pub.data.JOBS_BY_ID[pub.job] if pub.job else None
     lines.append(tr(Message("ml.ui.job", job=tr(Message(
         "ml.ui.jobinfo", job=card_name(job.id), dice=job.dice_sum, tags="+".join(job.tags), vp=job.ep,
         dollar=job.dollar, fail=job.failure)) if job else "-")))
@@ -616,3 +617,127 @@ SHEET_CATALOGUE: Catalogue = {
     },
 }
 CATALOGUE = {lang: {**CATALOGUE[lang], **SHEET_CATALOGUE.get(lang, {})} for lang in CATALOGUE}
+
+
+# ---- data overrides (data.DATA_SPECS): a short label per value, the lobby's "advanced" section ----
+DATA_CATALOGUE: Catalogue = {
+    "en": {
+        "data.GOAL": "Victory points to win (advanced game)",
+        "data.BEGINNER_GOAL": "Victory points to win (beginner game)",
+        "data.MONTHS": "Months in the game",
+        "data.PHASES": "Phases per month",
+        "data.DISCS": "Discs per family",
+        "data.START_ACTIONS": "Action cards at the start",
+        "data.START_MONEY": "Money cards at the start",
+        "data.PLAY_LIMIT": "Cards played per turn",
+        "data.ORSINI_LIMIT": "Cards per turn with Großoffensive",
+        "data.CURFEW_LIMIT": "Cards per turn during Ausgangssperre",
+        "data.DRAW_BACK": "Cards drawn back after a turn (less the cards played)",
+        "data.HAND_LIMIT": "Hand limit (action cards)",
+        "data.MAGNIFIER_LIMIT": "Action cards kept at a Lupe",
+        "data.MAGNIFIER_COST": "VP per card discarded at a Lupe",
+        "data.JOB_CAP": "Cards in a job field",
+        "data.CHAR_CAP": "Cards in a character field",
+        "data.MAX_DICE": "Dice per job roll at most",
+        "data.STAR_LOSS": "VP lost per star of a scandal",
+        "data.STAR_GAIN": "VP gained per star of a scandal",
+        "data.ASHTRAY_MONEY": "Money cards for a disc on the ashtray",
+        "data.ASHTRAY_ACTIONS": "Action cards for a disc on the ashtray",
+        "data.GELDWAESCHE": "Money cards drawn by Geldwäsche",
+        "data.SPITZEL_TAKE": "Cards taken back by Spitzel",
+        "data.A_DRAW": "Action cards for winning an A character",
+        "data.E_DRAW": "Event cards drawn for winning an E character",
+        "data.EV01_BRIBE": "Börsenkrach: lower bribe minimums by",
+        "data.EV02_FIST": "Bundesagenten: extra fist of badge attacks",
+        "data.EV06_DICE": "Korrupte Nachtschicht: lower job dice sums by",
+        "data.EV07_GIFT": "Wohltätigkeitsball: extra VP per gift",
+        "data.EV08_LIMIT": "Steuerprüfung: money cards kept",
+        "data.EV10_DEFENCE": "Verrat: weaker defence cards by",
+        "data.EV15_MONEY": "Große Lieferung: extra money cards per job",
+        "data.RESHUFFLE_MONTH": "Month of the reshuffle",
+        "data.PAYDAY_MONTHS": "Months with payday",
+        "data.M07_CHARACTERS": "Große Familie: characters needed",
+        "data.M09_JOBS": "Geschäftstüchtig: jobs needed",
+        "data.M10_MONEY": "Die Kriegskasse: money needed",
+        "data.M12_INFLUENCE": "Schwergewicht: influence needed",
+        "data.MONEY.count": "Copies of money card {id}",
+        "data.ACTIONS.count": "Copies of action card {id}",
+        "data.ACTIONS.strength": "Strength of defence card {id} (-1: cancels)",
+        "data.ACTIONS.stars": "Stars of action card {id}",
+        "data.ACTIONS.fist": "Fist of action card {id}",
+        "data.ACTIONS.dollar": "Money cards for action card {id}",
+        "data.ACTIONS.dice": "Dice of action card {id}",
+        "data.CHARACTERS.influence": "Influence of character {id}",
+        "data.CHARACTERS.bribe": "Bribe minimum of character {id} (0: none)",
+        "data.CHARACTERS.blackmail": "Blackmail minimum of character {id} (0: none)",
+        "data.CHARACTERS.dollars": "Payday signs of character {id}",
+        "data.CHARACTERS.gift": "Gift VP of character {id}",
+        "data.CHARACTERS.four_only": "Character {id} only with 4 players (1: yes)",
+        "data.JOBS.dice_sum": "Dice sum of job {id}",
+        "data.JOBS.ep": "VP for job {id}",
+        "data.JOBS.dollar": "Money cards for job {id}",
+        "data.JOBS.failure": "Phases sat out after failing job {id}",
+        "data.POWERS.threshold": "Influence needed for power card {id}",
+        "data.POWERS.vp": "VP per month of power card {id}",
+    },
+    "de": {
+        "data.GOAL": "Siegpunkte zum Sieg (Profispiel)",
+        "data.BEGINNER_GOAL": "Siegpunkte zum Sieg (Einsteigerspiel)",
+        "data.MONTHS": "Monate im Spiel",
+        "data.PHASES": "Phasen pro Monat",
+        "data.DISCS": "Scheiben pro Familie",
+        "data.START_ACTIONS": "Aktionskarten zu Beginn",
+        "data.START_MONEY": "Geldkarten zu Beginn",
+        "data.PLAY_LIMIT": "Gespielte Karten pro Zug",
+        "data.ORSINI_LIMIT": "Karten pro Zug mit Großoffensive",
+        "data.CURFEW_LIMIT": "Karten pro Zug während der Ausgangssperre",
+        "data.DRAW_BACK": "Nachziehen nach dem Zug (abzüglich gespielter Karten)",
+        "data.HAND_LIMIT": "Handkartenlimit (Aktionskarten)",
+        "data.MAGNIFIER_LIMIT": "Aktionskarten, die bei einer Lupe bleiben",
+        "data.MAGNIFIER_COST": "SP pro bei einer Lupe abgeworfener Karte",
+        "data.JOB_CAP": "Karten in einem Jobfeld",
+        "data.CHAR_CAP": "Karten in einem Charakterfeld",
+        "data.MAX_DICE": "Höchstens Würfel pro Jobwurf",
+        "data.STAR_LOSS": "Verlorene SP pro Stern eines Skandals",
+        "data.STAR_GAIN": "Gewonnene SP pro Stern eines Skandals",
+        "data.ASHTRAY_MONEY": "Geldkarten für eine Scheibe am Aschenbecher",
+        "data.ASHTRAY_ACTIONS": "Aktionskarten für eine Scheibe am Aschenbecher",
+        "data.GELDWAESCHE": "Geldkarten durch Geldwäsche",
+        "data.SPITZEL_TAKE": "Zurückgenommene Karten durch Spitzel",
+        "data.A_DRAW": "Aktionskarten für den Gewinn eines A-Charakters",
+        "data.E_DRAW": "Ereigniskarten für den Gewinn eines E-Charakters",
+        "data.EV01_BRIBE": "Börsenkrach: Bestechungsminimum sinkt um",
+        "data.EV02_FIST": "Bundesagenten: zusätzliche Faust der Polizeimarken-Angriffe",
+        "data.EV06_DICE": "Korrupte Nachtschicht: Job-Würfelsummen sinken um",
+        "data.EV07_GIFT": "Wohltätigkeitsball: zusätzliche SP pro Geschenk",
+        "data.EV08_LIMIT": "Steuerprüfung: verbleibende Geldkarten",
+        "data.EV10_DEFENCE": "Verrat: Abwehrkarten schwächer um",
+        "data.EV15_MONEY": "Große Lieferung: zusätzliche Geldkarten pro Job",
+        "data.RESHUFFLE_MONTH": "Monat des Neumischens",
+        "data.PAYDAY_MONTHS": "Monate mit Zahltag",
+        "data.M07_CHARACTERS": "Große Familie: nötige Charaktere",
+        "data.M09_JOBS": "Geschäftstüchtig: nötige Jobs",
+        "data.M10_MONEY": "Die Kriegskasse: nötiges Geld",
+        "data.M12_INFLUENCE": "Schwergewicht: nötiger Einfluss",
+        "data.MONEY.count": "Anzahl der Geldkarte {id}",
+        "data.ACTIONS.count": "Anzahl der Aktionskarte {id}",
+        "data.ACTIONS.strength": "Stärke der Abwehrkarte {id} (-1: hebt auf)",
+        "data.ACTIONS.stars": "Sterne der Aktionskarte {id}",
+        "data.ACTIONS.fist": "Faust der Aktionskarte {id}",
+        "data.ACTIONS.dollar": "Geldkarten für die Aktionskarte {id}",
+        "data.ACTIONS.dice": "Würfel der Aktionskarte {id}",
+        "data.CHARACTERS.influence": "Einfluss des Charakters {id}",
+        "data.CHARACTERS.bribe": "Bestechungsminimum des Charakters {id} (0: keins)",
+        "data.CHARACTERS.blackmail": "Erpressungsminimum des Charakters {id} (0: keins)",
+        "data.CHARACTERS.dollars": "Zahltagszeichen des Charakters {id}",
+        "data.CHARACTERS.gift": "Geschenk-SP des Charakters {id}",
+        "data.CHARACTERS.four_only": "Charakter {id} nur zu viert (1: ja)",
+        "data.JOBS.dice_sum": "Würfelsumme des Jobs {id}",
+        "data.JOBS.ep": "SP für den Job {id}",
+        "data.JOBS.dollar": "Geldkarten für den Job {id}",
+        "data.JOBS.failure": "Ausgesetzte Phasen nach gescheitertem Job {id}",
+        "data.POWERS.threshold": "Nötiger Einfluss für die Machtkarte {id}",
+        "data.POWERS.vp": "SP pro Monat der Machtkarte {id}",
+    },
+}
+CATALOGUE = {lang: {**CATALOGUE[lang], **DATA_CATALOGUE.get(lang, {})} for lang in CATALOGUE}

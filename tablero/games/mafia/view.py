@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 
 from tablero.core.serial import plain
 from tablero.games.mafia import data
-from tablero.games.mafia.data import ACTIONS, MONEY
+from tablero.games.mafia.data import ACTIONS, MONEY, Tables
 from tablero.games.mafia.engine import initial_state, mission_ok
 from tablero.games.mafia.state import (
     DISC,
@@ -77,6 +77,8 @@ Grid = tuple[tuple[tuple[SeenCard, ...], ...], ...]
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PublicView:
     players: int
+    data: Tables
+    """The values the game plays with (its data overrides; public, as the rules are)."""
     variant: str
     missions: bool
     bonus_basis: str
@@ -203,7 +205,9 @@ class MafiaView:
         return self.private.atk if self.private is not None else self.public.atk
 
     def to_json(self) -> dict[str, Any]:
-        return {"viewer": self.viewer, "public": plain(self.public),
+        public = plain(self.public)
+        public["data"] = self.public.data.overrides_json()
+        return {"viewer": self.viewer, "public": public,
                 "private": None if self.private is None else plain(self.private),
                 "deciding": plain(self.deciding)}
 
@@ -237,7 +241,7 @@ def observe(s: MafiaState, viewer: int | None) -> MafiaView:
     n = s.n
     v = viewer if viewer is not None and 0 <= viewer < n else None
     public = PublicView(
-        players=n, variant=s.variant, missions=s.missions, bonus_basis=s.bonus_basis,
+        players=n, data=s.data, variant=s.variant, missions=s.missions, bonus_basis=s.bonus_basis,
         start_option=s.start_option, families_opt=s.families_opt, goal=s.goal,
         month=s.month, phase=s.phase, order=tuple(s.order), turn_pos=s.turn_pos, step=s.step, played=s.played,
         limit=s.limit, grossoffensive=s.grossoffensive, family=tuple(s.family), discs=tuple(s.discs),
@@ -292,8 +296,9 @@ def _events_out(s: MafiaState) -> tuple[str, ...]:
 
 
 # ---------------------------------------------------------------------------- determinization
-def _all_actions(variant: str) -> dict[str, int]:
-    return {c.id: c.count for c in data.ACTION_CARDS if variant == "advanced" or c.id not in data.BEGINNER_REMOVED}
+def _all_actions(variant: str, t: Tables) -> dict[str, int]:
+    return {c.id: c.count for c in t.ACTION_CARDS
+            if c.count and (variant == "advanced" or c.id not in data.BEGINNER_REMOVED)}
 
 
 def _minus(pool: dict[str, int], cards: Any) -> None:
@@ -348,7 +353,7 @@ class _Plan:
         self.impossible = False
         n = pub.players
         s = initial_state(n, variant=pub.variant, missions=pub.missions, start_seat=pub.start_option,
-                          families=pub.families_opt, bonus_basis=pub.bonus_basis)
+                          families=pub.families_opt, bonus_basis=pub.bonus_basis, tables=pub.data)
         s.month, s.phase, s.order, s.turn_pos = pub.month, pub.phase, list(pub.order), pub.turn_pos
         s.month_end_step = dec.month_end_step
         s.step, s.played, s.limit, s.grossoffensive = pub.step, pub.played, pub.limit, pub.grossoffensive
@@ -368,8 +373,8 @@ class _Plan:
         self.skeleton = s
         bit_v = 1 << v
         # --- pools of what the viewer cannot place
-        pool_a = _all_actions(pub.variant)
-        pool_m = dict(data.MONEY_COUNTS)
+        pool_a = _all_actions(pub.variant, pub.data)
+        pool_m = {g: k for g, k in pub.data.MONEY_COUNTS.items() if k}
         _minus(pool_a, _expand(pub.disc_a))
         _minus(pool_m, _expand(pub.disc_m))
         _minus(pool_a, _expand(mine.hand_actions))
@@ -439,7 +444,7 @@ class _Plan:
         s.set_aside = [[] for _ in range(n)]
         s.set_aside[v] = list(mine.set_aside)
         # --- characters, jobs: the decks follow from public information
-        chars = {c.id for c in data.CHARACTERS if n == 4 or not c.four_only}
+        chars = {c.id for c in pub.data.CHARACTERS if n == 4 or not c.four_only}
         placed = set(pub.row) | {c for cs in pub.chars for c in cs} | {c for c, _ in pub.disc_c}
         s.decks["C"] = {c: 1 for c in sorted(chars - placed)}
         jobs = {j.id for j in data.JOBS}

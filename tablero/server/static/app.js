@@ -47,7 +47,11 @@
       body: body ? JSON.stringify(body) : undefined,
     });
     const data = await r.json().catch(() => ({}));
-    if (!r.ok) throw new Error((data.error && data.error.message) || r.statusText);
+    if (!r.ok) {
+      const err = new Error((data.error && data.error.message) || r.statusText);
+      err.code = data.error && data.error.code;  // the server's stable slug (game/bad_data, ...)
+      throw err;
+    }
     return data;
   }
 
@@ -221,6 +225,9 @@
     const standIn = el("select", { id: "f-standin" });
     const chatSel = el("select", { id: "f-chat" }, ["players", "all", "off"].map(m => el("option", { value: m }, t("chat.mode." + m))));
     const game = () => meta.games.find(g => g.id === gameSel.value);
+    const adv = window.Tablero.parts.advanced;  // advanced.js: the game's rules data to change
+    const advSlot = el("div", { class: "advanced-slot" });
+    const fillAdvanced = () => { if (adv) advSlot.replaceChildren(adv.section(game())); };
     const letter = (i) => String.fromCharCode(65 + i);
     const seatLabels = () => Array.from({ length: Number(playersSel.value) }, (_, i) => {
       const f = document.getElementById("f-name-" + i);
@@ -283,6 +290,7 @@
     }
     gameSel.addEventListener("change", fillStandIn);
     gameSel.addEventListener("change", fillPlayers);
+    gameSel.addEventListener("change", fillAdvanced);
     playersSel.addEventListener("change", fillSeats);
     form.append(
       el("label", {}, el("span", {}, t("lobby.game")), gameSel),
@@ -295,10 +303,13 @@
         el("label", {}, el("span", {}, t("lobby.stand_in")), standIn),
         el("label", {}, el("span", {}, t("lobby.away")), away),
         el("label", { title: t("chat.setting_help") }, el("span", {}, t("chat.setting")), chatSel)),
+      advSlot,
       el("button", { type: "submit", id: "f-create", class: "primary" }, t("lobby.start")),
       el("p", { class: "error", id: "f-error", role: "alert" }));
     fillStandIn();
     fillPlayers();
+    fillAdvanced();
+    form.oninput = () => { document.getElementById("f-error").textContent = ""; };  // an error is stale once edited
     form.onsubmit = async (ev) => {
       ev.preventDefault();
       const g = game();
@@ -306,6 +317,11 @@
       for (const o of g.options) {
         const v = optionValue(o);
         if (v !== undefined) options[o.name] = v;  // only what the player changed
+      }
+      if (adv) {  // the rules data the player changed (checked here first, then by the server)
+        const d = adv.collect();
+        if (!d.ok) { document.getElementById("f-error").textContent = t("adv.err_form"); return; }
+        if (Object.keys(d.data).length) options.data = d.data;
       }
       const seatList = [];
       for (let i = 0; i < Number(playersSel.value); i++) {
@@ -326,7 +342,9 @@
         if (!Object.keys(res.invites).length) { location.href = tableLink(res.id); return; }
         createdBox(res.id, res.invites);
       } catch (e) {
-        document.getElementById("f-error").textContent = e.message;
+        const badData = e.code === "game/bad_data";  // refused rules data: said here and next to its field
+        document.getElementById("f-error").textContent = badData ? t("adv.refused", { message: e.message }) : e.message;
+        if (badData && adv) adv.refused(e.message);
       }
     };
   }
@@ -475,6 +493,9 @@
         parts.push(el("h3", {}, t("lobby.options")), el("dl", { class: "join-options", id: "j-options" },
           info.options.map(o => [el("dt", {}, o.label), el("dd", { "data-option": o.name }, o.value)]).flat()));
       }
+      const adv = window.Tablero.parts.advanced;  // advanced.js: "Changed rules data: Beginner goal 40 (usual 50)"
+      const changed = adv && adv.changes(info.data, { id: "j-data" });
+      if (changed) parts.push(changed);
       parts.push(el("p", { class: "join-clock", id: "j-clock" },  // the clock per move, before you sit down
         info.move_seconds ? t("join.clock", { s: info.move_seconds }) : t("join.no_clock")));
       if (info.status === "open" && !info.over) {
@@ -537,8 +558,8 @@
     };
     const app = document.getElementById("app");
     S.cat = await api("GET", "/api/catalogue/" + gameId + "/" + lang);
-    S.tableData = await api("GET", "/api/table-data/" + gameId);
-    S.meta = (await api("GET", "/api/meta")).games.find(g => g.id === gameId) || null;
+    S.tableData = await api("GET", "/api/games/" + id + "/table-data");  // the game's data with this table's overrides
+    S.meta = (await api("GET", "/api/meta?data=false")).games.find(g => g.id === gameId) || null;  // bot levels
 
     function send(msg) {
       if (S.ws && S.ws.readyState === 1) S.ws.send(JSON.stringify(msg));
@@ -755,6 +776,8 @@
       }
       decision.append(turnBox(p), movesBox(p));
       if (p.result && window.Tablero.parts.endScreen) decision.append(window.Tablero.parts.endScreen(p, ctx));  // endscreen.js
+      const changed = window.Tablero.parts.advanced && window.Tablero.parts.advanced.changes(p.data_changes, { note: true });
+      if (changed) side.append(changed);  // advanced.js: the rules data this table changed, for everyone
       side.append(adminBox(p), sharePanel(p), logBox(p));
       const replayBox = window.Tablero.parts.replay && window.Tablero.parts.replay(p, ctx); if (replayBox) side.prepend(replayBox);  // replay.js
       if (window.Tablero.parts.chat) side.append(window.Tablero.parts.chat(p, ctx));

@@ -71,12 +71,15 @@ def run_until_turn(s: DonCarloState, seat: int, rng: Random, avoid: Collection[s
 
 
 def options_of(state: DonCarloState) -> dict[str, object]:
-    """The options a state was made with (they are all kept in the state)."""
-    return {
+    """The options a state was made with (they are all kept in the state, data overrides too)."""
+    out: dict[str, object] = {
         "start_seat": "random" if state.start_option is None else state.start_option,
         "country_points": {c.id: state.points[i] for i, c in enumerate(COUNTRIES)},
         "majority_tie": state.tie_rule,
     }
+    if state.data.overrides:
+        out["data"] = state.data.overrides_json()
+    return out
 
 
 def match_at(state: DonCarloState, seed: int = 0) -> Match:  # type: ignore[type-arg]

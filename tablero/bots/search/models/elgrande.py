@@ -46,14 +46,10 @@ from tablero.games.elgrande.data import (
     CARD_TYPES,
     CASTILLO,
     CASTILLO_VALUES,
-    CLASS_SCORINGS,
     GRANDE_BONUS,
     KING_BONUS,
-    NEIGHBOURS,
     NUM_AREAS,
     NUM_REGIONS,
-    POWER_CABALLEROS,
-    REGIONS,
     SCORING_ROUNDS,
     TILES,
 )
@@ -173,10 +169,11 @@ def _pending_turns(view: ElGrandeView) -> list[float]:
 class _Local:
     """One decision's view of the world for the deciding seat: what an area is worth to it."""
 
-    __slots__ = ("cab", "grande", "king", "me", "n", "s", "tiles", "w")
+    __slots__ = ("cab", "data", "grande", "king", "me", "n", "s", "tiles", "w")
 
     def __init__(self, s: ElGrandeState, me: int) -> None:
         self.s = s
+        self.data = s.data
         self.me = me
         n = self.n = s.n
         self.cab = s.cab
@@ -199,7 +196,7 @@ class _Local:
         for t, pos in enumerate(self.tiles):
             if pos == area:
                 return TILES[t]
-        return REGIONS[area].values
+        return self.data.REGIONS[area].values
 
     def counts(self, area: int) -> list[int]:
         cab = self.cab
@@ -268,8 +265,8 @@ def _best(legal: Sequence[EGAction], scores: Sequence[float], rng: Random) -> EG
 
 def _card_areas(loc: _Local, cid: str) -> list[int]:
     """The areas a scoring card scores (2E / 3H: the best one for the seat)."""
-    if cid in CLASS_SCORINGS:
-        return [r for r in range(NUM_REGIONS) if REGIONS[r].cls in CLASS_SCORINGS[cid]]
+    if cid in loc.data.CLASS_REGIONS:
+        return list(loc.data.CLASS_REGIONS[cid])
     if cid == "3D":
         return [CASTILLO]
     if cid == "3E":
@@ -307,7 +304,7 @@ def _power(loc: _Local, legal: Sequence[EGAction], rng: Random) -> EGAction:
     for a in legal:
         v = a.a
         order = sum(1 for x in played if x < v) + (v / 13.0) * others
-        out.append(need * min(POWER_CABALLEROS[v], prov) + 1.05 * order - (0.0 if spare > 0 else 0.2 * v))
+        out.append(need * min(s.data.POWER_CABALLEROS[v], prov) + 1.05 * order - (0.0 if spare > 0 else 0.2 * v))
     return _best(legal, out, rng)
 
 
@@ -322,7 +319,7 @@ def _place_gains(loc: _Local, areas: Sequence[int]) -> list[float]:
 
 def _take(loc: _Local, legal: Sequence[EGAction], rng: Random) -> EGAction:
     s, me = loc.s, loc.me
-    near = [*NEIGHBOURS[s.king], CASTILLO]
+    near = [*s.data.NEIGHBOURS[s.king], CASTILLO]
     gains = sorted((g for g in _place_gains(loc, near) if g > COURT), reverse=True)
     court = s.court[me]
     out = []
@@ -424,7 +421,7 @@ def _disk(loc: _Local, legal: Sequence[EGAction], rng: Random) -> EGAction:
             x = s.cab[me][CASTILLO]
             out.append(COURT * x if r == s.king else loc.change(r, me, x))
         elif kind in (PICK_2F, PICK_2G):
-            x = min(2, s.cab[me][r]) if kind == PICK_2F else s.cab[me][r]
+            x = min(s.data.SECRET_RETURN, s.cab[me][r]) if kind == PICK_2F else s.cab[me][r]
             out.append(loc.change(r, me, -x))
         elif kind == PICK_4C:
             out.append(loc.change(r, me, s.cab[me][s.sel]))
@@ -440,7 +437,7 @@ def _tile(loc: _Local, legal: Sequence[EGAction], rng: Random) -> EGAction:
         v = loc.worth(r, vals=TILES[t]) - loc.worth(r)
         old = loc.tiles[t]
         if old >= 0:
-            v += loc.worth(old, vals=REGIONS[old].values) - loc.worth(old)
+            v += loc.worth(old, vals=loc.data.REGIONS[old].values) - loc.worth(old)
         out.append(v)
     return _best(legal, out, rng)
 
@@ -456,7 +453,7 @@ def _king(loc: _Local, legal: Sequence[EGAction], rng: Random) -> EGAction:
         r = a.a
         v = loc.worth(r, king=r) - loc.worth(r) + loc.worth(s.king, king=r) - loc.worth(s.king)
         if pending:
-            v += sum(sorted((gains[x] for x in NEIGHBOURS[r]), reverse=True)[:pending])
+            v += sum(sorted((gains[x] for x in loc.data.NEIGHBOURS[r]), reverse=True)[:pending])
         out.append(v)
     return _best(legal, out, rng)
 

@@ -47,9 +47,8 @@ from typing import Any, Final, cast
 
 from tablero.bots.heuristics.mafia import GreedyMafia, dice_chance
 from tablero.core.protocol import Game
-from tablero.games.mafia import data
 from tablero.games.mafia.actions import MONEY_MOVES
-from tablero.games.mafia.data import ACTIONS, CHARS, JOBS_BY_ID, MONEY, POWERS
+from tablero.games.mafia.data import MONEY
 from tablero.games.mafia.engine import job_dice, job_tags_ok
 from tablero.games.mafia.state import DISC, SEEN_BY_ALL, MafiaState
 from tablero.games.mafia.view import HIDDEN, MafiaView
@@ -115,12 +114,12 @@ class MafiaModel:
             if slot is not None and slot.card != DISC:
                 est[p] -= ATTACK_LOSS
         # the power cards: this month end's ME5 if still to come, then one per month
-        left = data.MONTHS - pub.month + (1 if step < 5 else 0)
+        left = pub.data.MONTHS - pub.month + (1 if step < 5 else 0)
         pace = max(1.0, (pub.goal - max(pub.vp)) / VP_PER_MONTH)
         months = min(float(left), pace)
         for i, holder in enumerate(pub.powers):
             if holder >= 0:
-                est[holder] += POWERS[i].vp * months
+                est[holder] += pub.data.POWERS[i].vp * months
         # the monthly bonus once this month's characters are won (ME6 still to come)
         if 3 < step < 7 and max(pub.acquired) > 0:
             top = max(pub.acquired)
@@ -141,14 +140,15 @@ class MafiaModel:
         """Each seat with cards in its job field: the job's worth times the chance that those
         cards fulfil it (by tags, else by the dice sum: the engine's own rules), less the
         sit-outs a failure costs, never below nothing (a seat may skip the attempt)."""
-        job = JOBS_BY_ID[world.job]
-        target = job.dice_sum - (data.EV06_DICE if "EV06" in world.this_events else 0)
+        t = world.data
+        job = t.JOBS_BY_ID[world.job]
+        target = job.dice_sum - (t.EV06_DICE if "EV06" in world.this_events else 0)
         gain = job.ep + 0.4 * job.dollar
         for p in range(world.n):
             cards = [sl.card for sl in world.fields[p][0]]
             if not cards:
                 continue
-            chance = 1.0 if job_tags_ok(world, cards) else dice_chance(job_dice(cards), target)
+            chance = 1.0 if job_tags_ok(world, cards) else dice_chance(job_dice(t, cards), target)
             est[p] += JOB_SHARE * max(0.0, chance * gain - (1 - chance) * job.failure * SIT_OUT)
 
     def _contest(self, view: MafiaView, world: MafiaState, k: int, cid: str, est: list[float]) -> None:
@@ -156,10 +156,12 @@ class MafiaModel:
         the character's worth to it. The chance is that of being eligible (its money, or its
         fist, reaching the minimum) shared out by strength among the seats likely eligible."""
         f = k + 1
-        ch = CHARS[cid]
+        t = world.data
+        acts = t.ACTIONS
+        ch = t.CHARS[cid]
         bribe = ch.bribe
         if bribe is not None and "EV01" in world.this_events:
-            bribe = max(1, bribe - data.EV01_BRIBE)
+            bribe = max(1, bribe - t.EV01_BRIBE)
         seats: list[tuple[int, float, float]] = []
         for p in range(world.n):
             if not world.fields[p][f]:
@@ -169,12 +171,12 @@ class MafiaModel:
                 if sl.card in MONEY:
                     money += MONEY[sl.card]
                 elif not sl.ignored:
-                    fist += ACTIONS[sl.card].fist
+                    fist += acts[sl.card].fist
             eligible = max(_reach(money, bribe), _reach(fist, ch.blackmail))
             seats.append((p, eligible, money + fist))
         if not seats:
             return
-        weights = [e * math.exp(min(40.0, t / CONTEST_SPREAD)) for _, e, t in seats]
+        weights = [e * math.exp(min(40.0, score / CONTEST_SPREAD)) for _, e, score in seats]
         total = sum(weights)
         if total <= 0:
             return
@@ -211,11 +213,12 @@ class MafiaModel:
 class _Public:
     """The public fields the greedy bot reads, straight from the state (not copied: read only)."""
 
-    __slots__ = ("ability_used", "chars", "dice", "discs", "family", "job", "limit", "month", "order",
+    __slots__ = ("ability_used", "chars", "data", "dice", "discs", "family", "job", "limit", "month", "order",
                  "phase", "played", "players", "powers", "row", "this_events", "turn_pos", "variant", "vp")
 
     def __init__(self, s: MafiaState) -> None:
         self.players = s.n
+        self.data = s.data
         self.variant = s.variant
         self.month = s.month
         self.phase = s.phase

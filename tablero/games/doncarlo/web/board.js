@@ -46,8 +46,8 @@
       winner: "Winner:",
       winners: "Winners:",
       rank: "rank {r}",
-      run: "run +1",
-      triple: "triple +2",
+      run: "run +{n}",
+      triple: "triple +{n}",
       possible: "possible",
       cardAria: "Card {v}: {n} possible agents",
       cardAriaOne: "Card {v}: 1 possible agent",
@@ -100,8 +100,8 @@
       winner: "Sieger:",
       winners: "Sieger:",
       rank: "Platz {r}",
-      run: "Folge +1",
-      triple: "Drilling +2",
+      run: "Folge +{n}",
+      triple: "Drilling +{n}",
       possible: "möglich",
       cardAria: "Karte {v}: {n} mögliche Agenten",
       cardAriaOne: "Karte {v}: 1 möglicher Agent",
@@ -127,6 +127,8 @@
 
   // Countries whose majority points are a reconstruction: kit.data (Game.table_data).
   let RECONSTRUCTED = new Set();
+  // The table's bonus points for a run and a triple (kit.data: its data overrides, usually 1 and 2).
+  let BONUS = { run: 1, triple: 2 };
 
   const SVGNS = "http://www.w3.org/2000/svg";
   let fill = null;
@@ -166,13 +168,19 @@
     return text.split("/").map(Number);
   }
 
-  /* The bonus star of an agent on the table (a run +1, a triple +2), for the view's codes. */
-  function codeBonus(vals) {
-    if (vals.length !== 3) return 0;
+  /* A code's kind: "run" (a/a+1/a+2), "triple" (a/a/a) or null: only 3-card codes earn a bonus. */
+  function codeKind(vals) {
+    if (vals.length !== 3) return null;
     const v = vals.slice().sort((a, b) => a - b);
-    if (v[0] === v[1] && v[1] === v[2]) return 2;
-    if (v[1] === v[0] + 1 && v[2] === v[1] + 1) return 1;
-    return 0;
+    if (v[0] === v[1] && v[1] === v[2]) return "triple";
+    if (v[1] === v[0] + 1 && v[2] === v[1] + 1) return "run";
+    return null;
+  }
+
+  /* The bonus points of an agent on the table (its star), for the view's codes. */
+  function codeBonus(vals) {
+    const kind = codeKind(vals);
+    return kind ? BONUS[kind] : 0;
   }
 
   function sumsText(sums) {
@@ -233,6 +241,8 @@
 
   function render(root, payload, kit) {
     RECONSTRUCTED = new Set(kit.data.reconstructed || []);
+    const num = (x, usual) => (typeof x === "number" ? x : usual);
+    BONUS = { run: num(kit.data.run_bonus, 1), triple: num(kit.data.triple_bonus, 2) };
     fill = kit.fill;
     const lang = kit.lang;
     const L = kit.words(LABELS);
@@ -376,7 +386,8 @@
           "dchand-" + a[0] + " dcmini-" + a[0]);
         ag.appendChild(el("span", "dc-agent-l", s.letter));
         ag.appendChild(el("span", "dc-agent-code", a[1]));
-        const b = codeBonus(codeValues(a[1]));
+        const kind = codeKind(codeValues(a[1]));
+        const b = kind ? BONUS[kind] : 0;
         if (b) {
           const bb = el("span", "dc-agent-b");
           bb.appendChild(svgIcon("star"));
@@ -389,7 +400,7 @@
           tile.classList.add("last");
         }
         ag.title = fill(L.agentTitle, { seat: s.name, code: a[1], k: k + 1,
-          b: b === 2 ? ", " + L.triple : b === 1 ? ", " + L.run : "" }) +
+          b: b ? ", " + fill(L[kind], { n: b }) : "" }) +
           (isLast ? " — " + L.last : "");
         list.appendChild(ag);
       });

@@ -8,11 +8,13 @@
   "use strict";
 
   // ------------------------------------------------------------------ fixed game data
-  // Filled once from kit.data (Game.table_data, built from tablero/games/elgrande/data.py).
+  // Filled from kit.data (Game.table_data, built from tablero/games/elgrande/data.py with the
+  // table's data overrides applied: region values, power-card table, numbers in card names).
   let REGIONS = [], AREAS = [], CASTILLO = 9, VALUES = [], CASTILLO_VALUES = [], TILES = [], CARD_IDS = [];
-  let KING_CARD = -1, POWER_CAB = [], SCORING_ROUNDS = [];
+  let KING_CARD = -1, POWER_CAB = [], SCORING_ROUNDS = [], CARD_AMOUNTS = {}, OVERRIDES = {}, loaded = null;
   function loadData(d) {
-    if (REGIONS.length || !d || !d.regions) return;
+    if (d === loaded || !d || !d.regions) return;
+    loaded = d;
     REGIONS = d.regions;
     AREAS = REGIONS.concat(["castillo"]);
     CASTILLO = REGIONS.length;
@@ -23,6 +25,8 @@
     KING_CARD = d.king_card;
     POWER_CAB = d.power_caballeros;
     SCORING_ROUNDS = d.scoring_rounds;
+    CARD_AMOUNTS = d.card_amounts || {};
+    OVERRIDES = d.overrides || {};
   }
   const TURN_PHASES = ["intake", "intake_from", "take_card", "order", "place", "after_placement",
     "veto", "select_region", "move", "place_extra", "mode", "select_scoring", "return_from",
@@ -33,7 +37,7 @@
     en: {
       round: "Round", of: "of", short: "short game", scoring: "general scoring after this round",
       phase: "Phase", toAct: "to act", waiting: "Waiting for", last: "Last move",
-      offer: "Action cards", taken: "taken", kingCard: "King's card", nothing: "—",
+      offer: "Action cards", taken: "taken", kingCard: "King's card", nothing: "—", dataValue: "changed for this table", legendNoBorder: "no border (this table)",
       current: "In play", court: "Court", province: "Province", grande: "Grande",
       score: "Points", point: "Point", played: "Played", now: "this round", hand: "Hand", handCount: "in hand",
       yourHand: "Your power cards", veto: "Veto!", diskSet: "disk set", diskWait: "disk not set",
@@ -63,7 +67,7 @@
     de: {
       round: "Runde", of: "von", short: "kurzes Spiel", scoring: "Wertung nach dieser Runde",
       phase: "Phase", toAct: "am Zug", waiting: "Am Zug", last: "Letzter Zug",
-      offer: "Aktionskarten", taken: "genommen", kingCard: "Königskarte", nothing: "—",
+      offer: "Aktionskarten", taken: "genommen", kingCard: "Königskarte", nothing: "—", dataValue: "für diesen Tisch geändert", legendNoBorder: "keine Grenze (dieser Tisch)",
       current: "Im Spiel", court: "Hof", province: "Provinz", grande: "Grande",
       score: "Punkte", point: "Punkt", played: "Gespielt", now: "diese Runde", hand: "Hand", handCount: "auf der Hand",
       yourHand: "Deine Machtkarten", veto: "Veto!", diskSet: "Drehscheibe gestellt",
@@ -196,6 +200,19 @@
   }
   function fmt(s, a, b) { return s.replace("{a}", a).replace("{b}", b); }
   function polyPoints(ids) { return ids.map(function (k) { return P[k].join(","); }).join(" "); }
+  // the points two neighbouring shapes share, in order along the first (their common edge)
+  function sharedEdge(a, b) {
+    const A = SHAPES[a] || [], B = new Set(SHAPES[b] || []);
+    const k = A.findIndex(function (p, i) { return !B.has(p) && B.has(A[(i + 1) % A.length]); });
+    const out = [];
+    for (let j = 1; k >= 0 && j <= A.length && B.has(A[(k + j) % A.length]); j++) out.push(A[(k + j) % A.length]);
+    return out;
+  }
+  // borders this table's data closes (BORDERS.<a>-<b>.present=0): drawn as a wall on the map
+  function closedBorders() {
+    return Object.keys(OVERRIDES).filter(function (k) { return /^BORDERS\./.test(k) && !OVERRIDES[k]; })
+      .map(function (k) { return k.split(".")[1].split("-"); });
+  }
   // every move that names this area in one of its arguments (a region or the Castillo)
   function namesArea(id) {
     return function (a) { return Object.keys(a).some(function (k) { return k !== "kind" && a[k] === id; }); };
@@ -243,8 +260,12 @@
     for (let i = 0; i < n; i++) seats.push(kit.seat(i));
     const msg = kit.msg;
     function areaName(i) { return i < 0 ? msg("eg.court") : msg("eg.area." + AREAS[i]); }
+    // a card's name; where the table's data changes the number in it (1A "up to 5"), with that number
+    function cardMsg(id) {
+      return CARD_AMOUNTS[id] !== undefined ? msg("eg.card_n." + id, { n: CARD_AMOUNTS[id] }) : msg("eg.card." + id);
+    }
     function cardName(id) {
-      const full = msg("eg.card." + id);
+      const full = cardMsg(id);
       return full.indexOf(id + " ") === 0 ? full.slice(id.length + 1) : full;
     }
 
@@ -359,6 +380,10 @@
       REGIONS.forEach(function (id) {
         root.appendChild(svg("polygon", { class: "eg-border", points: polyPoints(SHAPES[id]) }));
       });
+      closedBorders().forEach(function (pair) {
+        const edge = sharedEdge(pair[0], pair[1]);
+        if (edge.length > 1) root.appendChild(svg("polyline", { class: "eg-closed-border", points: polyPoints(edge) }));
+      });
       const groups = [];
       REGIONS.forEach(function (id, r) {
         const g = svg("g", { class: "eg-region" + (r === king ? " eg-kingregion" : "") + (lastAreas.has(id) ? " last" : "") + (r === sel ? " eg-selected" : ""), "data-area": id });
@@ -381,8 +406,9 @@
           // the mobile scoreboard lies over the printed values and replaces them
           g.appendChild(tileMarker(lay.nx, lay.ny + 13, tileHere, true));
         } else {
-          const vt = svg("text", { class: "eg-rvals", x: lay.nx, y: lay.ny + 14, "text-anchor": "middle" }, [vals.join(" · ")]);
-          vt.appendChild(title(vals.join(" / ")));
+          const changed = OVERRIDES["REGIONS." + id + ".values"] !== undefined;
+          const vt = svg("text", { class: "eg-rvals" + (changed ? " eg-rvals-data" : ""), x: lay.nx, y: lay.ny + 14, "text-anchor": "middle" }, [vals.join(" · ")]);
+          vt.appendChild(title(vals.join(" / ") + (changed ? " · " + L.dataValue : "")));
           g.appendChild(vt);
         }
 
@@ -569,6 +595,7 @@
       item(t, L.legendTile);
       if (ex === 0 && (pub.shown_picks || []).some(function (x) { return x >= 0; })) item(diskMarker(23, 13, 0, false), L.disksShown);
       item(svg("rect", { x: 4, y: 4, width: 38, height: 18, rx: 4, class: "eg-legend-last" }), L.legendLast);
+      if (closedBorders().length) item(svg("line", { x1: 4, y1: 13, x2: 42, y2: 13, class: "eg-closed-border" }), L.legendNoBorder);
       return lg;
     }
 
@@ -582,8 +609,8 @@
       const card = actionCard(id, false);
       card.classList.add("eg-card-current");
       if (lastKind === "take" && lastParts[1] === id) card.classList.add("last");
-      kit.place(card, [{ kind: "action_first" }, { kind: "do_action" }, { kind: "mode_all_out" }, { kind: "mode_extra" }], { label: msg("eg.card." + id) });
-      const row = h("div", { class: "eg-current-row" }, [helpWrap(kit, card, "card-" + id, msg("eg.card." + id))]);
+      kit.place(card, [{ kind: "action_first" }, { kind: "do_action" }, { kind: "mode_all_out" }, { kind: "mode_extra" }], { label: cardMsg(id) });
+      const row = h("div", { class: "eg-current-row" }, [helpWrap(kit, card, "card-" + id, cardMsg(id))]);
       const info = h("div", { class: "eg-current-info" });
       const ph = dec.phase;
       const lines = [];
@@ -617,7 +644,7 @@
         h("div", { class: "eg-card-id", text: id }),
         h("div", { class: "eg-card-name", text: cardName(id) })
       ]);
-      el.title = msg("eg.card." + id);
+      el.title = cardMsg(id);
       el.setAttribute("data-anim", "card-" + id);
       return el;
     }
@@ -637,8 +664,8 @@
         if (id) {
           const card = actionCard(id, true);
           if (lastActor < 0 && lastKind === "reveal" && lastParts[1] === id) card.classList.add("last");
-          kit.place(card, { kind: "take", card: id }, { label: msg("eg.opt.take", { card: msg("eg.card." + id) }) });
-          row.appendChild(helpWrap(kit, card, "card-" + id, msg("eg.card." + id)));
+          kit.place(card, { kind: "take", card: id }, { label: msg("eg.opt.take", { card: cardMsg(id) }) });
+          row.appendChild(helpWrap(kit, card, "card-" + id, cardMsg(id)));
         } else {
           // slot empty: taken this round (during the turns) or nothing on offer
           const held = curId && curId.charAt(0) === String(k);

@@ -8,12 +8,20 @@
   // ------------------------------------------------------------------ card data
   // Filled once from kit.data (Game.table_data, built from tablero/games/mafia/data.py), so the
   // board never keeps its own copy of the (R) card values.
+  // A table's data overrides (--data) are in it: constants (HAND_LIMIT, PAYDAY_MONTHS, ...) fill
+  // the {NAME} places of the labels below; a table with other data loads again.
   const ACT = {}, CHR = {}, JOB = {}, EVENTS = {}, MISSIONS = {}, MONEY = {};
   const POWERS = [];
-  let loaded = false;
+  const CONST = { MONTHS: 12, PHASES: 3, PAYDAY_MONTHS: [3, 6, 9] };
+  let loaded = null;
   function loadData(d) {
-    if (loaded || !d || !d.actions) return;
-    loaded = true;
+    if (loaded === d || !d || !d.actions) return;
+    loaded = d;
+    for (const o of [ACT, CHR, JOB, EVENTS, MISSIONS, MONEY]) for (const k of Object.keys(o)) delete o[k];
+    POWERS.length = 0;
+    Object.assign(CONST, d.constants || {});
+    CONST.CURFEW_ORSINI = 2 * (CONST.CURFEW_LIMIT || 1);
+    for (const lang of Object.keys(LBL_SRC)) LBL[lang] = fillLabels(LBL_SRC[lang]);
     for (const c of d.actions) {
       if (c.kind === "attack") {
         ACT[c.id] = { id: c.id, n: c.name, k: "attack", sym: c.symbol, st: c.stars, eye: c.eye, fi: c.fist, dl: c.dollar, di: 0, tag: "" };
@@ -95,30 +103,30 @@
       fist: "fist", diceSym: "dice", dollar: "$", eye: "eye (may be played face up)", cancel: "cancels the attack",
       covers: "covers", strength: "strength", bribe: "bribe min.", blackmail: "blackmail min.",
       notBribe: "cannot be bribed", notBlackmail: "cannot be blackmailed", paydaySigns: "$ signs (payday)",
-      gift: "gift", symL: "magnifier (Lupe)", symE: "E: draw 2 events, keep 1", symA: "A: may draw 2 action cards",
+      gift: "gift", symL: "magnifier (Lupe)", symE: "E: draw {E_DRAW} events, keep 1", symA: "A: may draw {A_DRAW} action cards",
       fourOnly: "4 players only", dieSum: "dice sum", tagsInstead: "or cards", failure: "failure: sits out",
       doneMonth: "done this month", star: "a star card was evaluated this month end",
       setAside: "set aside", pickFamily: "Choose your family", taken: "taken",
       cardsFace: "card(s)", moved: "money moved this turn", toHandN: "to hand", toScreenN: "to screen",
       steps: { 1: "step 1: disc", 2: "step 2: play cards", 3: "step 3: job attempt", 4: "step 4: draw" },
       pend: {
-        family: "chooses a family", turn: "turn", discard: "discards down to 10", discards: "discards",
-        magnifier: "magnifier: discards down to 6", audit: "tax audit: discards money down to 6",
+        family: "chooses a family", turn: "turn", discard: "discards down to {HAND_LIMIT}", discards: "discards",
+        magnifier: "magnifier: discards down to {MAGNIFIER_LIMIT}", audit: "tax audit: discards money down to {EV08_LIMIT}",
         guardian: "Schutzengel?", defend: "defends?", raid: "chooses a field to raid", hit: "chooses a character to hit",
         hand_over: "hands over a character", job_roll: "job: roll or abandon", reroll: "Gezinkte Würfel: reroll?",
-        family_ties: "Familienbande?", choose_event: "chooses an event", a_draw: "draws 2 action cards?",
+        family_ties: "Familienbande?", choose_event: "chooses an event", a_draw: "draws {A_DRAW} action cards?",
         politik: "Politik: may change place in the turn order", spitzel_column: "Spitzel: chooses a column",
         spitzel_take: "Spitzel: takes cards back", chance_draw: "draws", chance_roll: "dice roll",
       },
       me: { 1: "ME1 attack column", 2: "ME2 job column", 3: "ME3 character columns", 4: "ME4 refill", 5: "ME5 power VP",
         6: "ME6 monthly bonus", 7: "ME7 income", 8: "ME8 job rotation", 9: "ME9 cleanup", 10: "ME10", 11: "ME11 turn order", 12: "ME12 new month" },
-      monthEnd: "Month end", grossoffensive: "Großoffensive: up to 4 cards", played: "played",
+      monthEnd: "Month end", grossoffensive: "Großoffensive: up to {ORSINI_LIMIT} cards", played: "played",
       evfx: {
-        EV01: "Bribe minimums −2 (not below 1)", EV02: "Badge attacks +2 fist", EV03: "No crosshair cards in attack fields",
-        EV04: "No face-up attacks", EV05: "Evaluated star card: double effect", EV06: "Job dice sums −2",
-        EV07: "Gift characters +2 VP", EV08: "ME7: more than 6 money cards → discard to 6", EV09: "Two ashtray discs earn a reward",
-        EV10: "Defence strength −1", EV11: "At most 1 card per turn (Orsini 2)", EV12: "Each player draws 1 money card",
-        EV13: "Monthly bonus doubled", EV14: "No handshake cards in attack fields", EV15: "Completed jobs: +2 money cards",
+        EV01: "Bribe minimums −{EV01_BRIBE} (not below 1)", EV02: "Badge attacks +{EV02_FIST} fist", EV03: "No crosshair cards in attack fields",
+        EV04: "No face-up attacks", EV05: "Evaluated star card: double effect", EV06: "Job dice sums −{EV06_DICE}",
+        EV07: "Gift characters +{EV07_GIFT} VP", EV08: "ME7: more than {EV08_LIMIT} money cards → discard to {EV08_LIMIT}", EV09: "Two ashtray discs earn a reward",
+        EV10: "Defence strength −{EV10_DEFENCE}", EV11: "Cards per turn: at most {CURFEW_LIMIT} (Orsini {CURFEW_ORSINI})", EV12: "Each player draws 1 money card",
+        EV13: "Monthly bonus doubled", EV14: "No handshake cards in attack fields", EV15: "Completed jobs: +{EV15_MONEY} money cards",
         EV16: "No discs may be placed",
       },
       pfx: { POL: "ME11: may change place in the turn order", STA: "badge attacks on the holder fail", WIR: "+1 money card at ME7",
@@ -153,30 +161,30 @@
       fist: "Faust", diceSym: "Würfel", dollar: "$", eye: "Auge (darf offen gespielt werden)", cancel: "hebt den Angriff auf",
       covers: "deckt", strength: "Stärke", bribe: "Bestechung ab", blackmail: "Erpressung ab",
       notBribe: "nicht bestechlich", notBlackmail: "nicht erpressbar", paydaySigns: "$-Zeichen (Zahltag)",
-      gift: "Geschenk", symL: "Lupe", symE: "E: 2 Ereignisse ziehen, 1 behalten", symA: "A: darf 2 Aktionskarten ziehen",
+      gift: "Geschenk", symL: "Lupe", symE: "E: {E_DRAW} Ereignisse ziehen, 1 behalten", symA: "A: darf {A_DRAW} Aktionskarten ziehen",
       fourOnly: "nur mit 4 Spielern", dieSum: "Würfelsumme", tagsInstead: "oder Karten", failure: "Fehlschlag: setzt aus",
       doneMonth: "diesen Monat erledigt", star: "diese Monatswertung wurde schon eine Sternkarte gewertet",
       setAside: "beiseitegelegt", pickFamily: "Wähle deine Familie", taken: "vergeben",
       cardsFace: "Karte(n)", moved: "Geld diesen Zug bewegt", toHandN: "auf die Hand", toScreenN: "hinter den Schirm",
       steps: { 1: "Schritt 1: Scheibe", 2: "Schritt 2: Karten spielen", 3: "Schritt 3: Jobversuch", 4: "Schritt 4: nachziehen" },
       pend: {
-        family: "wählt eine Familie", turn: "Zug", discard: "wirft auf 10 ab", discards: "wirft ab",
-        magnifier: "Lupe: wirft auf 6 ab", audit: "Steuerprüfung: wirft Geld auf 6 ab",
+        family: "wählt eine Familie", turn: "Zug", discard: "wirft auf {HAND_LIMIT} ab", discards: "wirft ab",
+        magnifier: "Lupe: wirft auf {MAGNIFIER_LIMIT} ab", audit: "Steuerprüfung: wirft Geld auf {EV08_LIMIT} ab",
         guardian: "Schutzengel?", defend: "wehrt ab?", raid: "wählt ein Feld für die Razzia", hit: "wählt einen Charakter (Anschlag)",
         hand_over: "gibt einen Charakter ab", job_roll: "Job: würfeln oder aufgeben", reroll: "Gezinkte Würfel: neu würfeln?",
-        family_ties: "Familienbande?", choose_event: "wählt ein Ereignis", a_draw: "2 Aktionskarten ziehen?",
+        family_ties: "Familienbande?", choose_event: "wählt ein Ereignis", a_draw: "{A_DRAW} Aktionskarten ziehen?",
         politik: "Politik: darf den Platz in der Zugreihenfolge wechseln", spitzel_column: "Spitzel: wählt eine Spalte",
         spitzel_take: "Spitzel: nimmt Karten zurück", chance_draw: "zieht", chance_roll: "Würfelwurf",
       },
       me: { 1: "ME1 Angriffsspalte", 2: "ME2 Jobspalte", 3: "ME3 Charakterspalten", 4: "ME4 Auffüllen", 5: "ME5 Macht-SP",
         6: "ME6 Monatsbonus", 7: "ME7 Einkommen", 8: "ME8 Jobwechsel", 9: "ME9 Aufräumen", 10: "ME10", 11: "ME11 Zugreihenfolge", 12: "ME12 neuer Monat" },
-      monthEnd: "Monatsende", grossoffensive: "Großoffensive: bis zu 4 Karten", played: "gespielt",
+      monthEnd: "Monatsende", grossoffensive: "Großoffensive: bis zu {ORSINI_LIMIT} Karten", played: "gespielt",
       evfx: {
-        EV01: "Bestechungsminimum −2 (mind. 1)", EV02: "Polizeimarken-Angriffe +2 Faust", EV03: "Keine Fadenkreuz-Karten in Angriffsfelder",
-        EV04: "Keine offenen Angriffe", EV05: "Gewertete Sternkarte: doppelte Wirkung", EV06: "Job-Würfelsummen −2",
-        EV07: "Geschenk-Charaktere +2 SP", EV08: "ME7: mehr als 6 Geldkarten → auf 6 abwerfen", EV09: "Zwei Scheiben am Aschenbecher belohnt",
-        EV10: "Abwehrstärke −1", EV11: "Höchstens 1 Karte pro Zug (Orsini 2)", EV12: "Jeder zieht 1 Geldkarte",
-        EV13: "Monatsbonus verdoppelt", EV14: "Keine Handschlag-Karten in Angriffsfelder", EV15: "Erledigte Jobs: +2 Geldkarten",
+        EV01: "Bestechungsminimum −{EV01_BRIBE} (mind. 1)", EV02: "Polizeimarken-Angriffe +{EV02_FIST} Faust", EV03: "Keine Fadenkreuz-Karten in Angriffsfelder",
+        EV04: "Keine offenen Angriffe", EV05: "Gewertete Sternkarte: doppelte Wirkung", EV06: "Job-Würfelsummen −{EV06_DICE}",
+        EV07: "Geschenk-Charaktere +{EV07_GIFT} SP", EV08: "ME7: mehr als {EV08_LIMIT} Geldkarten → auf {EV08_LIMIT} abwerfen", EV09: "Zwei Scheiben am Aschenbecher belohnt",
+        EV10: "Abwehrstärke −{EV10_DEFENCE}", EV11: "Karten pro Zug: höchstens {CURFEW_LIMIT} (Orsini {CURFEW_ORSINI})", EV12: "Jeder zieht 1 Geldkarte",
+        EV13: "Monatsbonus verdoppelt", EV14: "Keine Handschlag-Karten in Angriffsfelder", EV15: "Erledigte Jobs: +{EV15_MONEY} Geldkarten",
         EV16: "Keine Scheiben setzen",
       },
       pfx: { POL: "ME11: darf den Platz in der Zugreihenfolge wechseln", STA: "schützt vor Polizeimarken-Angriffen", WIR: "+1 Geldkarte bei ME7",
@@ -184,6 +192,17 @@
       deckNames: { A: "Aktion", M: "Geld", C: "Charakter", J: "Job", E: "Ereignis", X: "Auftrag" },
     },
   };
+
+  // the labels as written ({NAME} = a constant of the table's data), filled by loadData
+  const LBL_SRC = JSON.parse(JSON.stringify(LBL));
+  function fillLabels(o) {
+    if (typeof o === "string") return o.replace(/\{([A-Z][A-Z0-9_]*)\}/g, (m, k) => (k in CONST ? String(CONST[k]) : "?"));
+    if (Array.isArray(o)) return o.map(fillLabels);
+    const out = {};
+    for (const [k, x] of Object.entries(o)) out[k] = fillLabels(x);
+    return out;
+  }
+  for (const lang of Object.keys(LBL_SRC)) LBL[lang] = fillLabels(LBL_SRC[lang]);  // until a table's data comes
 
   // ------------------------------------------------------------------ small helpers
   const esc = (s) => String(s == null ? "" : s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
@@ -898,7 +917,7 @@
     const compact = w < 130;
     const mname = L.months[(v.month || 1) - 1] || "";
     g += `<text x="${r1(x + 8)}" y="${r1(y + (compact ? 16 : 22))}" font-size="${compact ? 12 : 15}" font-weight="800" class="ml-corner-t">${esc(mname)}</text>`;
-    g += `<text x="${r1(x + 8)}" y="${r1(y + (compact ? 30 : 42))}" font-size="${compact ? 10 : 12}" class="ml-corner-s">${esc(L.month)} ${v.month}/12 · ${esc(L.phase)} ${v.phase}/3</text>`;
+    g += `<text x="${r1(x + 8)}" y="${r1(y + (compact ? 30 : 42))}" font-size="${compact ? 10 : 12}" class="ml-corner-s">${esc(L.month)} ${v.month}/${CONST.MONTHS || 12} · ${esc(L.phase)} ${v.phase}/${CONST.PHASES || 3}</text>`;
     const ashMoves = sel(cx, (a) => a.kind === "disc" && String(a.where).startsWith("ashtray"));
     const cap = (v.this_events || []).includes("EV09") ? 2 : 1;
     const k = clk(cx, ashMoves, `${L.ashtray} ${v.ashtray}/${cap}`);
@@ -1042,16 +1061,17 @@
     const v = cx.v;
     const L = cx.L;
     let months = "";
-    for (let m = 1; m <= 12; m++) {
+    const nMonths = CONST.MONTHS || 12, nPhases = CONST.PHASES || 3, paydays = CONST.PAYDAY_MONTHS || [];
+    for (let m = 1; m <= nMonths; m++) {
       const cls = m < v.month ? " ml-past" : m === v.month ? " ml-now" : "";
-      const pay = m === 3 || m === 6 || m === 9;
+      const pay = paydays.includes(m);
       months += `<span class="ml-m${cls}" title="${esc(L.months[m - 1])}${pay ? " · " + esc(L.payday) : ""}">${esc(L.mon[m - 1])}${pay ? "<sup>$</sup>" : ""}</span>`;
     }
     let phases = "";
-    for (let p = 1; p <= 3; p++) phases += `<span class="ml-ph${p < v.phase ? " ml-past" : p === v.phase ? " ml-now" : ""}">${p}</span>`;
+    for (let p = 1; p <= nPhases; p++) phases += `<span class="ml-ph${p < v.phase ? " ml-past" : p === v.phase ? " ml-now" : ""}">${p}</span>`;
     const variant = `${v.variant === "advanced" ? L.advanced : L.beginner}${v.missions ? " · " + L.missions : ""}`;
-    return `<div class="ml-status"><div class="ml-months" role="img" aria-label="${esc(L.month)} ${v.month}/12">${months}</div>` +
-      `<div class="ml-phases" role="img" aria-label="${esc(L.phase)} ${v.phase}/3"><span class="ml-lbl">${esc(L.phase)}</span>${phases}</div>` +
+    return `<div class="ml-status"><div class="ml-months" role="img" aria-label="${esc(L.month)} ${v.month}/${nMonths}">${months}</div>` +
+      `<div class="ml-phases" role="img" aria-label="${esc(L.phase)} ${v.phase}/${nPhases}"><span class="ml-lbl">${esc(L.phase)}</span>${phases}</div>` +
       `<div class="ml-goal">${ico("trophy")} ${esc(L.goal)} <b>${v.goal}</b> ${esc(L.vp)} <span class="ml-muted">· ${esc(variant)}</span></div></div>`;
   }
 

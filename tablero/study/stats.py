@@ -1,0 +1,38 @@
+"""What simulate, the tournament and the lab share: seat rotation and Wilson intervals.
+
+They live here, under :mod:`tablero.sim` in the import layers, so the study tools
+(:mod:`tablero.study`) and ``simulate`` use one definition; :mod:`tablero.sim` re-exports them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+Z95 = 1.959963984540054
+"""The two-sided 95% quantile of the standard normal distribution."""
+
+ROTATED = "rotated"
+"""The ``bot`` of a seat position in a rotated run: every bot sat there in turn."""
+
+
+def seating(seats: Sequence[str], index: int, rotate: bool) -> tuple[str, ...]:
+    """The bots of game ``index``: ``seats`` itself, or rotated by ``index % n`` (seat p gets
+    ``seats[(p + index) % n]``)."""
+    if not rotate:
+        return tuple(seats)
+    n = len(seats)
+    return tuple(seats[(p + index) % n] for p in range(n))
+
+
+def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a proportion (successes may be fractional: shared wins)."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)
+    high = 1.0 if successes >= n else min(1.0, centre + half)
+    return (low, high)
