@@ -1,6 +1,6 @@
 """What every ``tablero`` command shares: clear errors (exit 2), the game, its options, data
 overrides and seats read from the command line. The commands live in :mod:`tablero.cli.main`
-and, for the study tools, :mod:`tablero.cli.study`."""
+and, for the study tools, :mod:`tablero.cli.tournament` and :mod:`tablero.cli.lab`."""
 
 from __future__ import annotations
 

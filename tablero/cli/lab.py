@@ -29,7 +29,8 @@ from tablero.cli.text import CLI_CATALOGUE
 from tablero.core.errors import TableroError
 from tablero.core.messages import Message, Translator
 from tablero.registry import GAMES
-from tablero.study.lab import LabPlan, plan_lab, run_lab, write_outputs
+from tablero.study.lab import LabPlan, check_out, plan_lab, run_lab, write_outputs
+from tablero.study.stats import role_label
 
 
 def _command(game_id: str, plan: LabPlan, vary: str, option: Sequence[str] | None,
@@ -59,20 +60,28 @@ def _share(s: Mapping[str, Any]) -> str:
     return f"{s['win_share']:.1%} ({s['ci95'][0]:.0%}–{s['ci95'][1]:.0%})"
 
 
+def _role(tr: Translator, role: str) -> str:
+    """A family's or colour's name: the colours in the command's language, families by their name."""
+    key = f"cli.lab.colour.{role}"
+    return tr(Message(key)) if key in tr.table else role_label(role)
+
+
 def _print_summary(results: Mapping[str, Any], tr: Translator, out: Path, plots: int) -> None:
     console = Console(highlight=False)
     runs = results["runs"]
     has_rounds = all(r["mean_rounds"] is not None for r in runs)
-    table = Table(title=tr(Message("cli.lab.title", game=results["game"], vary=results["vary"],
+    table = Table(title=tr(Message("cli.lab.title", game=results.get("title", results["game"]), vary=results["vary"],
                                    games=results["games"], players=results["players"], seed=results["seed"])))
     unit = results["rounds_unit"]
-    metric = tr(Message(f"cli.lab.metric.{unit if results['length_metric'] == 'rounds' else 'decisions'}"))
+    by_rounds = results["length_metric"] == "rounds"
+    metric = tr(Message(f"cli.lab.metric.{unit if by_rounds else 'decisions'}"))
     no_winner = any(r["no_winner"] for r in runs)  # only where a game can end without a winner
     table.add_column(escape(results["vary"]), overflow="fold")
     keys = [*([f"cli.lab.{unit}"] if has_rounds else []), "cli.lab.turns", "cli.lab.margin", "cli.lab.spread",
             *(["cli.lab.no_winner"] if no_winner else []), "cli.lab.delta"]
+    column = tr(Message(f"cli.lab.{unit}" if by_rounds else "cli.lab.turns"))  # what Δ measures, as a heading
     for key in keys:
-        table.add_column(tr(Message(key, metric=metric)), justify="right", no_wrap=True)
+        table.add_column(tr(Message(key, metric=column)), justify="right", no_wrap=True)
     for r in runs:
         d = r["delta_length"]
         table.add_row(escape(r["label"]),
@@ -83,19 +92,21 @@ def _print_summary(results: Mapping[str, Any], tr: Translator, out: Path, plots:
     console.print(table)
     seats = Table(title=tr(Message("cli.lab.seats")))
     seats.add_column(escape(results["vary"]), no_wrap=True)
+    seat_roles = results.get("seat_roles")  # colours that go with the seats: named in the seat table
     for p in range(results["players"]):
-        seats.add_column(tr(Message("cli.lab.seat", n=p + 1)), justify="right")
+        seat = tr(Message("cli.lab.seat", n=p + 1))
+        seats.add_column(escape(f"{seat} ({_role(tr, seat_roles[p])})" if seat_roles else seat), justify="right")
     for r in runs:
         seats.add_row(escape(r["label"]), *(_share(s) for s in r["seats"]))
     console.print(seats)
     for key, title in (("roles", "cli.lab.roles"), ("bots", "cli.lab.bots")):
         groups = sorted({g for r in runs for g in r.get(key) or {}})
-        if not groups:
+        if not groups or (key == "roles" and seat_roles):
             continue
         by_group = Table(title=tr(Message(title)))
         by_group.add_column(escape(results["vary"]), no_wrap=True)
         for g in groups:
-            by_group.add_column(escape(g), justify="right")
+            by_group.add_column(escape(_role(tr, g) if key == "roles" else g), justify="right")
         for r in runs:
             by_group.add_row(escape(r["label"]), *(_share(r[key][g]) if g in r[key] else "–" for g in groups))
         console.print(by_group)
@@ -109,7 +120,9 @@ def lab(
         "--vary", metavar="NAME=V1,V2,...",
         help="The option or data value to vary and its values (separate values that hold commas with ';').")],
     games: Annotated[int, typer.Option(min=1, help="Games per value.")],
-    out: Annotated[Path, typer.Option(help="Folder for results.json, report.html and the plots (PNG).")],
+    out: Annotated[Path, typer.Option(
+        help="Folder for results.json, report.html and the plots (PNG): a new one, or one this same command "
+        "wrote before.")],
     players: Annotated[int | None, typer.Option(
         help="Number of seats (default: one per bot in --bots, else 3 where the game allows).")] = None,
     bots: Annotated[str, typer.Option(
@@ -138,6 +151,10 @@ def lab(
     from tablero.study.report import versions
 
     command = _command(game.id, plan, vary, option, data)
+    try:
+        check_out(out, command)
+    except TableroError as exc:
+        _fail(str(exc), lang)
     tr = Translator(lang, [game.catalogue(), CLI_CATALOGUE])
     total = len(plan.values) * plan.games
     try:
@@ -152,8 +169,12 @@ def lab(
     except TableroError as exc:
         _fail(str(exc), lang)
     except KeyboardInterrupt:
-        _fail(tr(Message("cli.lab.interrupted")), lang, 130)
-    _, figures, _ = write_outputs(results, out)
+        Console(stderr=True, highlight=False).print(f"[yellow]{escape(tr(Message('cli.lab.interrupted')))}[/yellow]")
+        raise typer.Exit(130) from None
+    try:
+        _, figures, _ = write_outputs(results, out)
+    except OSError as exc:
+        _fail(f"cannot write into {out}: {exc}", lang)
     if as_json:
         typer.echo(json.dumps(results, sort_keys=True))
         return

@@ -65,9 +65,14 @@ CLI_CATALOGUE: Catalogue = {
         "cli.lab.metric.rounds": "rounds",
         "cli.lab.metric.months": "months",
         "cli.lab.metric.decisions": "turns",
+        "cli.lab.colour.yellow": "Yellow",
+        "cli.lab.colour.red": "Red",
+        "cli.lab.colour.blue": "Blue",
+        "cli.lab.colour.green": "Green",
+        "cli.lab.colour.magenta": "Magenta",
         "cli.lab.note": "Means ± half their 95% interval; win shares with their 95% interval in brackets. "
-                        "Margin: winner minus runner-up; spread: the standard deviation of the seats' scores "
-                        "in a game. Game i of every value is played with the same seed (common random "
+                        "Margin: the top score minus the second; spread: the standard deviation of the seats' "
+                        "scores in a game. Game i of every value is played with the same seed (common random "
                         "numbers); Δ is the game-by-game difference in {metric} to the first value.",
         "cli.lab.written": "Written to {path}: results.json, report.html and {plots} plots.",
         "cli.lab.interrupted": "Lab interrupted; nothing written.",
@@ -179,11 +184,16 @@ CLI_CATALOGUE: Catalogue = {
         "cli.lab.metric.rounds": "Runden",
         "cli.lab.metric.months": "Monaten",
         "cli.lab.metric.decisions": "Zügen",
+        "cli.lab.colour.yellow": "Gelb",
+        "cli.lab.colour.red": "Rot",
+        "cli.lab.colour.blue": "Blau",
+        "cli.lab.colour.green": "Grün",
+        "cli.lab.colour.magenta": "Magenta",
         "cli.lab.note": "Mittelwerte ± halbes 95%-Intervall; Siegquoten mit ihrem 95%-Intervall in Klammern. "
-                        "Vorsprung: Sieger minus Zweiter; Streuung: die Standardabweichung der Punkte der Plätze "
-                        "in einer Partie. Partie i jedes Werts wird mit demselben Startwert gespielt (gemeinsame "
-                        "Zufallszahlen); Δ ist der Unterschied in {metric} zum ersten Wert, Partie für "
-                        "Partie.",
+                        "Vorsprung: höchste minus zweithöchste Punktzahl; Streuung: die Standardabweichung der "
+                        "Punkte der Plätze in einer Partie. Partie i jedes Werts wird mit demselben Startwert "
+                        "gespielt (gemeinsame Zufallszahlen); Δ ist der Unterschied in {metric} zum ersten Wert, "
+                        "Partie für Partie.",
         "cli.lab.written": "Geschrieben nach {path}: results.json, report.html und {plots} Diagramme.",
         "cli.lab.interrupted": "Labor abgebrochen; nichts geschrieben.",
         "cli.tour.progress": "Turnier",

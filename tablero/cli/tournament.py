@@ -87,6 +87,8 @@ def tournament(
         _fail(str(exc), lang)
     except TournamentError as exc:
         _fail(str(exc), lang)
+    if out is not None and out.exists() and not out.is_dir():
+        _fail(f"--out {out} is a file, not a folder", lang)
     tr = Translator(lang, [game.catalogue(), CLI_CATALOGUE])
     err = Console(stderr=True, highlight=False)
     console = err if as_json else Console(highlight=False)
@@ -117,6 +119,8 @@ def tournament(
         raise typer.Exit(130) from None
     except (TableroError, TournamentError) as exc:
         _fail(str(exc), lang)
+    except OSError as exc:  # the folder cannot be written
+        _fail(f"cannot write into {out}: {exc}", lang)
     results = run.results
     assert results is not None  # every game is played when the run is not stopped early
     if run.resumed:
@@ -130,6 +134,4 @@ def tournament(
 
 
 def _run(t: Tournament, out: Path | None, workers: int, ray: str | None, progress: Any) -> Run:
-    if out is not None and out.exists() and not out.is_dir():
-        raise TournamentError(f"--out {out} is a file, not a folder")
     return run_tournament(t, out=out, workers=workers, ray=ray, progress=progress)

@@ -44,6 +44,7 @@ Who may act:
 
 from __future__ import annotations
 
+import difflib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -238,9 +239,41 @@ def resolve_data(game_id: str, specs: Sequence[DataSpec], overrides: object) -> 
     by_name = {d.name: d for d in specs}
     unknown = sorted(str(k) for k in overrides if k not in by_name)
     if unknown:
-        known = ", ".join(by_name) or "none"
-        raise DataError(f"{game_id} has no overridable data value {unknown[0]!r}; known: {known}")
+        name = unknown[0]
+        row = name.rpartition(".")[0] + "."
+        fields = [n for n in by_name if row != "." and n.startswith(row)]  # a known row's own fields
+        close = ([n for n in by_name if n.lower() == name.lower()]
+                 or difflib.get_close_matches(name, fields, n=1) or fields
+                 or difflib.get_close_matches(name, by_name, n=3))
+        hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+        raise DataError(f"{game_id} has no overridable data value {name!r}{hint}; known: {data_names(specs)}")
     return {d.name: d.parse(overrides[d.name]) for d in specs if d.name in overrides}
+
+
+def data_names(specs: Sequence[DataSpec]) -> str:
+    """The names of ``specs`` for a message, short even for hundreds of card fields: the plain
+    names, then per table its ids and fields (``GOAL, MONTHS; JOBS.ID.FIELD (ID J01 … J18, 18 of
+    them; FIELD ep, dollar)``)."""
+    plain: list[str] = []
+    rows: dict[str, tuple[dict[str, None], dict[str, None]]] = {}  # table -> (ids, fields), in order
+    for d in specs:
+        table, dot, rest = d.name.partition(".")
+        row, dot2, fld = rest.rpartition(".")
+        if not (dot and dot2 and row):
+            plain.append(d.name)
+            continue
+        ids, fields = rows.setdefault(table, ({}, {}))
+        ids[row] = None
+        fields[fld] = None
+    out = [", ".join(plain)] if plain else []
+    for table, (ids, fields) in rows.items():
+        names = list(ids)
+        shown = ", ".join(names) if len(names) <= 10 else f"{names[0]} … {names[-1]}, {len(names)} of them"
+        if len(fields) == 1:
+            out.append(f"{table}.ID.{next(iter(fields))} (ID {shown})")
+        else:
+            out.append(f"{table}.ID.FIELD (ID {shown}; FIELD {', '.join(fields)})")
+    return "; ".join(out) or "none"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

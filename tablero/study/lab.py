@@ -37,15 +37,13 @@ from typing import Any
 from tablero.bots import make_bot
 from tablero.core.errors import OptionError, TableroError
 from tablero.core.protocol import DATA_OPTION, Game
+from tablero.core.protocol import data_names as core_data_names
 from tablero.core.rng import derive_seed
 from tablero.registry import get_game
 from tablero.study.executor import GameJob, GameOutcome, run_jobs
-from tablero.study.stats import ROTATED, Z95, seating, wilson_interval
+from tablero.study.stats import ROTATED, Z95, fixed_roles, role_label, rounds_unit, seating, wilson_interval
 
 Progress = Callable[[int, int], None]
-
-ROUND_UNITS = {"mafia-legend": "months"}
-"""What :meth:`Game.rounds` counts where it is not rounds (results.json ``rounds_unit``)."""
 
 # Two-sided 95% quantiles of Student's t for 1..30 degrees of freedom.
 _T95 = (12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.3060, 2.2622, 2.2281,
@@ -162,7 +160,7 @@ def plan_lab(game: Game[Any, Any, Any] | str, vary: str, values: Sequence[str] |
         hint = f" (did you mean {' or '.join(close)}?)" if close else ""
         raise OptionError(f"{game.id} has no option or data value {name!r} to vary{hint}; "
                           f"options: {', '.join(option_names) or 'none'}; "
-                          f"data values: {_data_names(data_names)}")
+                          f"data values: {core_data_names(game.data_specs) or 'none'}")
     labels = split_values(values) if isinstance(values, str) else [str(v).strip() for v in values]
     if not labels or any(not v for v in labels):
         raise OptionError(f"--vary {name}= needs values separated by commas (V1,V2,...), not {values!r}")
@@ -186,25 +184,6 @@ def plan_lab(game: Game[Any, Any, Any] | str, vary: str, values: Sequence[str] |
     return LabPlan(game=game.id, players=players, vary=name, kind=kind, labels=tuple(labels),
                    values=tuple(parsed), run_options=tuple(run_options), resolved=tuple(resolved),
                    base_options=_jsonable(base_resolved), bots=bot_list, rotate=rotate, games=games, seed=seed)
-
-
-def _data_names(names: Sequence[str]) -> str:
-    """The data values by name; a table's fields (``TABLE.ID.FIELD``) as ``TABLE.*`` with their count."""
-    out: list[str] = []
-    tables: Counter[str] = Counter()
-    for n in names:
-        table, dot, _ = n.partition(".")
-        if dot:
-            if table not in tables:
-                out.append(f"{table}.*")
-            tables[table] += 1
-        else:
-            out.append(n)
-    def fields(n: str) -> str:
-        count = tables[n[:-2]]
-        return f"{n} ({count} {'field' if count == 1 else 'fields'}: {n[:-2]}.ID.FIELD)"
-
-    return ", ".join(fields(n) if n.endswith(".*") else n for n in out) or "none"
 
 
 # ---------------------------------------------------------------------------- the statistics
@@ -294,8 +273,10 @@ def run_lab(plan: LabPlan, *, workers: int = 1, ray: str | None = None, progress
             raise RuntimeError(f"the lab expected {plan.games} games per value, got {len(outs)}")
     metric = "rounds" if all(o.rounds is not None for outs in by_value for o in outs) else "decisions"
     runs = [summarize(plan, v, outs, by_value[0] if v else None, metric) for v, outs in enumerate(by_value)]
+    seat_roles = fixed_roles([o.roles for outs in by_value for o in outs])
     return {
         "game": plan.game,
+        "title": get_game(plan.game).title,
         "players": plan.players,
         "vary": plan.vary,
         "vary_kind": plan.kind,
@@ -307,7 +288,8 @@ def run_lab(plan: LabPlan, *, workers: int = 1, ray: str | None = None, progress
         "seed": plan.seed,
         "options": plan.base_options,
         "length_metric": metric,
-        "rounds_unit": ROUND_UNITS.get(plan.game, "rounds"),
+        "rounds_unit": rounds_unit(plan.game),
+        "seat_roles": None if seat_roles is None else list(seat_roles),
         "command": command,
         "versions": dict(versions or {}),
         "runs": runs,
@@ -315,6 +297,30 @@ def run_lab(plan: LabPlan, *, workers: int = 1, ray: str | None = None, progress
 
 
 # ---------------------------------------------------------------------------- output
+def check_out(out: Path, command: str) -> None:
+    """Refuse, before any game is played, an ``--out`` that is a file or a folder holding another
+    run's results (a tournament, or a lab run by another command): the lab's results.json,
+    report.html and plots would overwrite them. The same command may write there again (it
+    gives the very same results)."""
+    if out.exists() and not out.is_dir():
+        raise TableroError(f"--out {out} is a file, not a folder")
+    blocked = next((a for a in out.absolute().parents if a.exists() and not a.is_dir()), None)
+    if blocked is not None:
+        raise TableroError(f"--out {out} cannot be made: {blocked} is a file, not a folder")
+    if (out / "tournament.json").exists() or (out / "games.jsonl").exists():
+        raise TableroError(f"{out} holds a tournament; choose another --out folder")
+    path = out / "results.json"
+    if not path.exists():
+        return
+    try:
+        there = json.loads(path.read_text(encoding="utf-8")).get("command")
+    except (OSError, ValueError, AttributeError):
+        there = None
+    if there != command:
+        what = f"of `{there}`" if there else "of another run"
+        raise TableroError(f"{out} holds the results {what}; choose another --out folder (or delete that one)")
+
+
 def write_results(results: Mapping[str, Any], out: Path) -> Path:
     """DIR/results.json (sorted keys, so the same run gives the same bytes)."""
     out.mkdir(parents=True, exist_ok=True)
@@ -374,19 +380,28 @@ def summary_rows(results: Mapping[str, Any]) -> tuple[list[str], list[list[str |
 
 def seat_rows(results: Mapping[str, Any], what: str) -> tuple[list[str], list[list[str | Cell]]]:
     """Per value, every seat's win share (``wins``, Wilson 95%) or mean score (``score``, t 95%)."""
-    headers = [results["vary"], *(f"seat {p + 1}" for p in range(results["players"]))]
+    headers = [results["vary"], *seat_headers(results)]
     rows: list[list[str | Cell]] = [
         [r["label"], *(_pct(s) if what == "wins" else _pm(s["mean_score"], s["ci_score"]) for s in r["seats"])]
         for r in results["runs"]]
     return headers, rows
 
 
+def seat_headers(results: Mapping[str, Any]) -> list[str]:
+    """``seat 1``, ...; with the seat's colour where the colour goes with the seat (``seat 1 (Yellow)``)."""
+    roles = results.get("seat_roles")
+    return [f"seat {p + 1}" + (f" ({role_label(roles[p])})" if roles else "") for p in range(results["players"])]
+
+
 def group_rows(results: Mapping[str, Any], key: str) -> tuple[list[str], list[list[str | Cell]]] | None:
-    """Win share per family/colour (``roles``) or per bot (``bots``), per value; None if none."""
+    """Win share per family/colour (``roles``) or per bot (``bots``), per value; None if none, and
+    for ``roles`` where each seat always had the same one (the seat table says it all then)."""
+    if key == "roles" and results.get("seat_roles"):
+        return None
     names = sorted({g for r in results["runs"] for g in (r.get(key) or {})})
     if not names:
         return None
-    headers = [results["vary"], *names]
+    headers = [results["vary"], *(role_label(g) if key == "roles" else g for g in names)]
     rows: list[list[str | Cell]] = [[r["label"], *(_group_cell(r, key, g) for g in names)] for r in results["runs"]]
     return headers, rows
 
@@ -410,10 +425,16 @@ def report_html(results: Mapping[str, Any], figures: Sequence[Path]) -> str:
     bots = escape(", ".join(results["bots"]))
     seating_text = ("one bot per seat, the seats rotated from game to game" if results["rotate"]
                     else "the same bot in every seat")
+    kind = "data value" if results["vary_kind"] == "data" else "option"
+    seat_roles = results.get("seat_roles")
+    colours = ("" if not seat_roles else
+               "<p>Each seat always plays the same colour (" + escape(", ".join(
+                   f"seat {p + 1} {role_label(r)}" for p, r in enumerate(seat_roles))) + "): the seat tables are "
+               "the colours' tables too.</p>")
     intro = (
-        f"<p>{results['games']} games of <b>{escape(results['game'])}</b> with {results['players']} players "
-        f"for each value of the {results['vary_kind']} <b>{escape(results['vary'])}</b> ({value_list}); bots: {bots} "
-        f"({seating_text}); master seed {results['seed']}.</p>"
+        f"<p>{results['games']} games of <b>{escape(results.get('title', results['game']))}</b> with "
+        f"{results['players']} players for each value of the {kind} <b>{escape(results['vary'])}</b> "
+        f"({value_list}); bots: {bots} ({seating_text}); master seed {results['seed']}.</p>"
         "<p><b>Common random numbers:</b> game <i>i</i> of every value uses the same match seed "
         "derive_seed(seed, i), the same seats and the same bot random streams, so the values are compared on "
         "the same deals where the value does not change the draws. The column “Δ … (paired)” is the mean "
@@ -421,11 +442,11 @@ def report_html(results: Mapping[str, Any], figures: Sequence[Path]) -> str:
         "that excludes 0 is a real change.</p>"
         "<p>Means show ± half their Student-t 95% interval (results.json holds the intervals); win shares "
         "their Wilson 95% interval in brackets (a first place shared by k seats counts 1/k). <i>Margin</i>: "
-        "the winner's score minus the runner-up's. <i>Spread</i>: the standard deviation of the seats' scores "
+        "the top score minus the second. <i>Spread</i>: the standard deviation of the seats' scores "
         "in a game. <i>Turns</i>: the seats' record entries; <i>record entries</i> add chance and forced "
         "steps.</p>"
         f"<p>Every game reached the game's own end ({ended:.0%} of the games; the lab stops with an error "
-        f"otherwise){no_winner}.</p>"
+        f"otherwise){no_winner}.</p>{colours}"
     )
     sections = [("What was measured", intro), ("Game length, margin and spread", html_table(*summary_rows(results))),
                 ("Win share per seat", html_table(*seat_rows(results, "wins"))),
@@ -436,7 +457,8 @@ def report_html(results: Mapping[str, Any], figures: Sequence[Path]) -> str:
     bot_rows = group_rows(results, "bots")
     if bot_rows is not None:
         sections.append(("Win share per bot (every seat it played)", html_table(*bot_rows)))
-    title = f"Lab: {results['game']}, {results['vary']} = {value_list}"
+    labels = ", ".join(str(v) for v in results["labels"])
+    title = f"Lab: {results.get('title', results['game'])}, {results['vary']} = {labels}"  # html_page escapes it
     return html_page(title, command=results["command"], sections=sections, figures=figures,
                      versions=results["versions"])
 

@@ -2,7 +2,8 @@
 
 Every function takes the lab's results (:func:`tablero.study.lab.run_lab`), draws one figure in
 the study style (:mod:`tablero.study.plots`) and saves it as a PNG; it returns the path, or None
-when the game has nothing to draw for it (no rounds, no families or colours). Where every value
+when the game has nothing to draw for it (no rounds; no families or colours, or colours that go
+with the seats, which the seat plot names). Where every value
 is a whole number the x axis is to scale (40, 45, 50); otherwise the values stand side by side.
 """
 
@@ -13,8 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import matplotlib.pyplot as plt  # the Agg backend: tablero.study.plots sets it on import
+from matplotlib.ticker import PercentFormatter
 
 from tablero.study.plots import STYLE, colour, save
+from tablero.study.stats import role_label
 
 WIDTH, HEIGHT = 7.5, 4.6
 
@@ -66,8 +69,8 @@ def _axes(ax: Any, results: Mapping[str, Any], xs: Sequence[float], labels: Sequ
 
 
 def _subtitle(results: Mapping[str, Any]) -> str:
-    return (f"{results['game']}, {results['players']} players, {results['games']} games per value, "
-            f"bots {','.join(results['bots'])}; error bars 95%")
+    return (f"{results.get('title', results['game'])}, {results['players']} players, "
+            f"{results['games']} games per value, bots {','.join(results['bots'])}; error bars 95%")
 
 
 def _suptitle(fig: Any, results: Mapping[str, Any], title: str, bars: bool = True) -> None:
@@ -121,27 +124,32 @@ def win_share_by_seat_plot(results: Mapping[str, Any], out: Path) -> Path:
     xs, labels, numeric = _x(results)
     runs = results["runs"]
     n = results["players"]
+    roles = results.get("seat_roles")  # a colour that goes with the seat names it (and colours its line)
     with plt.rc_context(STYLE):
         fig, ax = plt.subplots(figsize=(WIDTH, HEIGHT), layout="constrained")
         ax.axhline(1 / n, color="#333", linestyle="--", linewidth=1, label=f"fair share 1/{n}")
         for p in range(n):
             seats = [r["seats"][p] for r in runs]
             means = [s["win_share"] for s in seats]
+            label = f"Seat {p + 1}" + (f" ({role_label(roles[p])})" if roles else "")
             ax.errorbar(_dodge(xs, p, n, numeric), means, yerr=_err(means, [s["ci95"] for s in seats]),
-                        marker="o", color=colour(p), capsize=4, elinewidth=1.3, label=f"Seat {p + 1}")
+                        marker="o", color=_role_colour(roles[p], p) if roles else colour(p), capsize=4,
+                        elinewidth=1.3, label=label)
         _axes(ax, results, xs, labels, numeric, "Win share")
         top = max([s["ci95"][1] for r in runs for s in r["seats"]] + [0.6])
         ax.set_ylim(0, min(1.02, top + 0.05))
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0))
         ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
         _suptitle(fig, results, "Win share by seat")
     return save(fig, out / "win-share-by-seat.png")
 
 
 def win_share_by_family_plot(results: Mapping[str, Any], out: Path) -> Path | None:
-    """Win share of each family or colour against the value (over the games a seat had it)."""
+    """Win share of each family or colour against the value (over the games a seat had it); None
+    where the game has none, or where each seat always had the same one (the seat plot names it)."""
     runs = results["runs"]
     roles = sorted({role for r in runs for role in r["roles"]})
-    if not roles:
+    if not roles or results.get("seat_roles"):
         return None
     xs, labels, numeric = _x(results)
     n = results["players"]
@@ -153,10 +161,11 @@ def win_share_by_family_plot(results: Mapping[str, Any], out: Path) -> Path | No
             pts = [(x, r["roles"][role]) for x, r in zip(moved, runs, strict=True) if role in r["roles"]]
             means = [s["win_share"] for _, s in pts]
             ax.errorbar([x for x, _ in pts], means, yerr=_err(means, [s["ci95"] for _, s in pts]), marker="o",
-                        color=_role_colour(role, j), capsize=3, elinewidth=1.2, label=role)
+                        color=_role_colour(role, j), capsize=3, elinewidth=1.2, label=role_label(role))
         _axes(ax, results, xs, labels, numeric, "Win share of the seats that had it")
         top = max([r["roles"][g]["ci95"][1] for r in runs for g in r["roles"]] + [0.6])
         ax.set_ylim(0, min(1.02, top + 0.05))
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0))
         ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
         _suptitle(fig, results, "Win share by family / colour")
     return save(fig, out / "win-share-by-family.png")
@@ -197,6 +206,7 @@ def rounds_distribution_plot(results: Mapping[str, Any], out: Path) -> Path | No
         ax.set_xticks(lengths)
         ax.set_xlabel(f"{_unit(results)} the game lasted")
         ax.set_ylabel("Share of games")
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0))
         ax.grid(axis="x", visible=False)
         ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
         _suptitle(fig, results, "Game length distribution", bars=False)

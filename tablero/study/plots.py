@@ -82,7 +82,7 @@ def ratings_plot(results: Mapping[str, Any], path: str | Path) -> Path:
         ax.set_xlabel("OpenSkill rating (Plackett–Luce; error bars μ ± 2σ)")
         ax.set_title(f"Ratings — {_subtitle(results)}")
         ax.grid(axis="y", visible=False)
-        ax.legend(loc="lower right", frameon=False, ncols=2)
+        fig.legend(loc="outside lower center", frameon=False, ncols=2)  # never over a bar
     return save(fig, path)
 
 
@@ -159,7 +159,8 @@ def lengths_plot(results: Mapping[str, Any], path: str | Path) -> Path:
                                  layout="constrained", squeeze=False)
         _histogram(axes[0][0], actions, "Record entries per game (actions, forced steps, chance)", "#2f5f9e")
         if has_rounds:
-            _histogram(axes[0][1], rounds, "Rounds per game (months in Mafia Legend)", "#d1603d")
+            unit = str(results.get("rounds_unit", "rounds"))
+            _histogram(axes[0][1], rounds, f"{unit.capitalize()} per game", "#d1603d")
         fig.suptitle(f"Game length — {_subtitle(results)}", fontweight="bold", fontsize=14)
     return save(fig, path)
 
@@ -173,10 +174,11 @@ def _histogram(ax: Any, values: Sequence[float], label: str, c: str) -> None:
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     mean = sum(values) / len(values)
-    ax.axvline(mean, color="black", linestyle="--", linewidth=1.2, label=f"mean {mean:.1f}")
+    ax.axvline(mean, color="black", linestyle="--", linewidth=1.2)
+    # The mean above the axes, not in a legend that would cover the bars at the top.
+    ax.set_title(f"mean {mean:.1f} (dashed)", loc="right", fontsize=11, fontweight="normal")
     ax.set_xlabel(label)
     ax.set_ylabel("Games")
-    ax.legend(frameon=False)
     ax.grid(axis="x", visible=False)
 
 

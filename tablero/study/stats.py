@@ -1,4 +1,5 @@
-"""What simulate, the tournament and the lab share: seat rotation and Wilson intervals.
+"""What simulate, the tournament and the lab share: seat rotation, Wilson intervals, the unit of
+a game's rounds and the names of families and colours.
 
 They live here, under :mod:`tablero.sim` in the import layers, so the study tools
 (:mod:`tablero.study`) and ``simulate`` use one definition; :mod:`tablero.sim` re-exports them.
@@ -36,3 +37,26 @@ def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, fl
     low = 0.0 if successes <= 0 else max(0.0, centre - half)
     high = 1.0 if successes >= n else min(1.0, centre + half)
     return (low, high)
+
+
+ROUND_UNITS = {"mafia-legend": "months"}
+"""What :meth:`Game.rounds` counts where it is not rounds (El Grande and Don Carlo count rounds)."""
+
+
+def rounds_unit(game_id: str) -> str:
+    """The unit of :meth:`Game.rounds` for ``game_id``, plural and lower case: ``rounds`` or ``months``."""
+    return ROUND_UNITS.get(game_id, "rounds")
+
+
+def role_label(role: str) -> str:
+    """A family's or colour's id as a reader sees it: ``barone`` → ``Barone``, ``yellow`` → ``Yellow``."""
+    return role.replace("_", " ").capitalize() if role else "?"
+
+
+def fixed_roles(roles: Sequence[Sequence[str] | None]) -> tuple[str, ...] | None:
+    """The role of each seat when every game gave each seat the same one (El Grande's and Don
+    Carlo's colours go with the seat), else None (Mafia Legend's families move between seats)."""
+    seen = {tuple(r) if r else None for r in roles}
+    if len(seen) != 1 or None in seen:
+        return None
+    return seen.pop()

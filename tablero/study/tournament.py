@@ -60,7 +60,7 @@ from tablero.core.protocol import DATA_OPTION, Game
 from tablero.core.rng import derive_seed
 from tablero.registry import get_game
 from tablero.study.executor import GameJob, GameOutcome, run_jobs
-from tablero.study.stats import wilson_interval
+from tablero.study.stats import rounds_unit, wilson_interval
 
 Progress = Callable[[int, int], None]
 """Called as ``progress(games_done, games_total)`` after each finished game (resumed games
@@ -380,6 +380,9 @@ def _open_folder(t: Tournament, directory: Path) -> dict[int, GameOutcome]:
                                   "arguments to resume it, or choose another --out folder")
     elif games.exists():
         raise TournamentError(f"{games} exists without {PARAMS_FILE}; choose another --out folder")
+    elif (directory / RESULTS_FILE).exists():  # a lab's folder, say: its results would be overwritten
+        raise TournamentError(f"{directory} holds the results of another run ({RESULTS_FILE} without "
+                              f"{PARAMS_FILE}); choose another --out folder")
     else:
         params.write_text(json.dumps(identity, indent=1) + "\n", encoding="utf-8")
     done: dict[int, GameOutcome] = {}
@@ -428,6 +431,7 @@ def reduce(t: Tournament, outcomes: Sequence[GameOutcome], versions: Mapping[str
         "schedule": {"lineups": [list(x) for x in t.plan.lineups], "rotations": t.players, "cycle": t.plan.cycle,
                      "cycles": len(outcomes) // t.plan.cycle},
         "rating_model": RATING_MODEL,
+        "rounds_unit": rounds_unit(t.game.id),
         "ratings": rate(bots, outcomes),
         "pairs": pairs(bots, outcomes),
         "seats": seat_table(bots, t.players, outcomes),
@@ -518,10 +522,11 @@ def report_sections(results: Mapping[str, Any]) -> list[tuple[str, str]]:
          _num(by_bot[b]["mean_actions"], 1), _num(by_bot[b]["mean_decisions"], 1), _num(by_bot[b]["mean_rounds"], 1)]
         for b in bots
     ]
+    unit = str(results.get("rounds_unit", "rounds"))
     bot_html = html_table(["Bot", "Games", "Seat-games", "Mean rank", "Mean score", "Record entries / game",
-                           "Turns / game", "Rounds / game"], bot_rows) + (
+                           "Turns / game", f"{unit.capitalize()} / game"], bot_rows) + (
         "<p class=\"note\">Game length over the games the bot took part in: record entries (decisions, forced "
-        "steps, chance), turns (the seats' entries) and the game's own rounds.</p>")
+        f"steps, chance), turns (the seats' entries) and the game's own {esc(unit)}.</p>")
     return [("Summary", summary), ("Ratings", rating_html), ("Pairs", pair_html), ("Seats", seat_html),
             ("Per bot", bot_html)]
 

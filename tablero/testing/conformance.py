@@ -59,7 +59,7 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
-from tablero.core.errors import ActionParseError, IllegalActionError, RecordError, TableroError
+from tablero.core.errors import ActionParseError, DataError, IllegalActionError, RecordError, TableroError
 from tablero.core.events import Event, visible_log
 from tablero.core.match import Match, bot_rng, replay
 from tablero.core.messages import CORE_CATALOGUE, LANGUAGES, Message, Translator, template_fields
@@ -342,7 +342,11 @@ def check_overrides(game: AnyGame, players: int, seed: int, *, specs: int | None
                     options: Mapping[str, object] | None = None) -> int:
     """Games with data overrides: for ``specs`` data values drawn at random (all with None), a
     value next to the default; a match of random bots with it ends within ``max_game_length``,
-    its record carries the override and replays to the same game. Returns the games played."""
+    its record carries the override and replays to the same game. On the way every legal action
+    lies in the action space of the table's options, and at a few states the determinized states
+    (decisions 1, 2, 4, 8, ...) and the state's JSON (decisions 1, 8, 64, ...) keep the table's
+    data; the initial state's hash differs from the usual game's (its JSON carries the override),
+    and ``table_data`` takes the options. Returns the games played."""
     rng = Random(derive_seed(seed, "overrides"))
     chosen = list(game.data_specs)
     if specs is not None and specs < len(chosen):
@@ -356,7 +360,12 @@ def check_overrides(game: AnyGame, players: int, seed: int, *, specs: int | None
         opts = {**(options or {}), DATA_OPTION: {spec.name: data_json(value)}}
         where = f"{game.id}, {players} players, seed {seed}, data {spec.name}={data_json(value)}"
         try:
-            m = play_match(game, players, seed, options=opts)
+            m = Match(game, list(SEAT_NAMES[:players]), options=opts, seed=seed)
+            usual = game.new_initial_state(players, options)
+            if game.state_hash(usual) == game.state_hash(game.new_initial_state(players, opts)):
+                raise AssertionError("the initial state's hash is the usual game's: its JSON does not carry the data")
+            json.dumps(game.table_data(m.options))
+            play_on(m, before_each=_sampled_checks(game, players, rng))
             if m.result() is None:
                 raise AssertionError("the match did not end")
             if m.record.options.get(DATA_OPTION) != {spec.name: data_json(value)}:
@@ -364,12 +373,52 @@ def check_overrides(game: AnyGame, players: int, seed: int, *, specs: int | None
             rebuilt = Match.from_record(game, GameRecord.from_json(json.loads(m.record.dumps())))
             _same_match(game, m, rebuilt, "Match.from_record")
             check_state_json(game, m.state, players)
+            if not played:
+                _check_refused_records(game, m.record, spec)
         except AssertionError as exc:
             raise AssertionError(f"{where}: {exc}") from exc
         except Exception as exc:
             raise AssertionError(f"{where}: {type(exc).__name__}: {exc}") from exc
         played += 1
     return played
+
+
+def _check_refused_records(game: AnyGame, record: GameRecord, spec: DataSpec) -> None:
+    """A record whose overrides cannot apply (an unknown name, a value out of range) is refused
+    by ``Match.from_record`` with a DataError that names the value."""
+    unknown = f"{spec.name}_UNKNOWN"
+    bad: list[tuple[dict[str, object], str]] = [({**record.options[DATA_OPTION], unknown: 1}, unknown)]
+    outside = spec.high + 1 if spec.high is not None else None if spec.low is None else spec.low - 1
+    if outside is not None:
+        bad.append(({spec.name: outside if spec.kind == "int" else [outside]}, spec.name))
+    for overrides, named in bad:
+        raw = record.to_json()
+        raw["options"][DATA_OPTION] = overrides
+        try:
+            Match.from_record(game, GameRecord.from_json(raw))
+        except DataError as exc:
+            if named not in str(exc):
+                raise AssertionError(f"a record with data {overrides} is refused without naming {named}: "
+                                     f"{exc}") from exc
+            continue
+        raise AssertionError(f"a record with data {overrides} is not refused (DataError)")
+
+
+def _sampled_checks(game: AnyGame, players: int, rng: Random) -> Callable[[Match[Any, Any, Any]], None]:
+    """Checks before each decision of a match: its action space (with the match's options) every
+    time, determinize at decisions 1, 2, 4, 8, ... and the state's JSON at 1, 8, 64, ..."""
+    count = 0
+
+    def check(match: Match[Any, Any, Any]) -> None:
+        nonlocal count
+        check_action_space(game, match.state, players, match.options)
+        count += 1
+        if count & (count - 1) == 0:
+            check_determinize(game, match.state, players, rng)
+            if count.bit_length() % 3 == 1:
+                check_state_json(game, match.state, players)
+
+    return check
 
 
 # ============================================================================ per-state checks

@@ -88,9 +88,11 @@ def test_a_changed_goal_is_checked_refused_when_bad_and_shown_at_the_table(brows
     page.fill(INPUT, "40")
     assert page.locator(ERROR).is_hidden()  # fixed as it is typed
     page.click("#f-create")
-    page.wait_for_function("t => document.querySelector('#f-error').textContent.startsWith(t)",
-                           arg=en["adv.refused"].split("{")[0], timeout=WAIT)
-    assert f"data {NAME}: {low - 1} is out of range" in page.inner_text(ERROR)
+    page.wait_for_function("t => document.querySelector('#f-error').textContent === t",
+                           arg=en["adv.refused_fields"], timeout=WAIT)
+    # the field's own check finds nothing in "40": the server's reason stands next to it
+    reason = f"{low - 1} is out of range {low}..{goal['high']}"
+    assert page.inner_text(ERROR) == en["adv.err_rules"].format(detail=reason)
     assert games(server) == []
     page.unroute("**/api/games")
     w.failed = [f for f in w.failed if not f.endswith("/api/games")]  # the refusal was the point
@@ -139,6 +141,10 @@ def test_the_advanced_section_on_a_phone_in_german(browser: Any, server: str) ->
     new_mafia_form(page, server, "de")
     assert page.inner_text("#adv-toggle").strip() == de["adv.toggle"]
     page.click("#adv-toggle")
+    page.fill("#adv-filter", "Razzia")  # a card found by its printed name (labels name cards, not only codes)
+    shown = page.eval_on_selector_all(".adv-row:not([hidden])", "rs => rs.map(r => r.dataset.name)")
+    assert "ACTIONS.A01.count" in shown and "ACTIONS.A02.count" in shown  # Razzia, Großrazzia
+    assert "Razzia (A01)" in page.inner_text('.adv-row[data-name="ACTIONS.A01.count"] .adv-label')
     page.fill("#adv-filter", "goal")
     page.fill(INPUT, "40")
     page.fill('.adv-input[data-name="GOAL"]', "vierzig")
@@ -152,6 +158,60 @@ def test_the_advanced_section_on_a_phone_in_german(browser: Any, server: str) ->
     page.click("#f-create")
     assert page.inner_text("#f-error") == de["adv.err_form"]
     assert games(server) == []
+    assert not w.errors, w.errors
+    assert not w.failed, w.failed
+    w.close()
+
+
+def test_a_value_the_games_rules_refuse_is_said_in_german_next_to_its_fields(browser: Any, server: str) -> None:
+    """El Grande in German: rows named by their regions; a whole-value rule the lobby cannot check itself
+    (descending points, a region left without neighbours) is refused by the server and said in German
+    next to every field the refusal names; nothing is created."""
+    w = Watch(browser, server)
+    de = ui(server, "de")
+    meta = httpx.get(f"{server}/api/meta?lang=de", trust_env=False).json()
+    specs = {d["name"]: d for g in meta["games"] if g["id"] == "el-grande" for d in g["data"]}
+    page = w.page()
+    page.goto(f"{server}/?lang=de")
+    page.wait_for_selector("#f-game")
+    page.select_option("#f-game", "el-grande")
+    page.select_option("#f-players", "3")
+    for i in (1, 2):
+        page.select_option(f"#f-kind-{i}", "bot:random")
+    page.click("#adv-toggle")
+    aragon = "REGIONS.aragon.values"
+    left, right = "BORDERS.aragon-cataluna.present", "BORDERS.cataluna-valencia.present"
+    label = page.inner_text(f'.adv-row[data-name="{aragon}"] .adv-label')
+    assert "Aragon" in label and "aragon" not in label.split("\n")[0]  # the region's name, not its id
+    page.fill("#adv-filter", "Katalonien")  # a region found by its German name
+    shown = page.eval_on_selector_all(".adv-row:not([hidden])", "rs => rs.map(r => r.dataset.name)")
+    assert {left, right} <= set(shown)
+    page.fill("#adv-filter", "")
+
+    field, err = f'.adv-input[data-name="{aragon}"]', f'.adv-row[data-name="{aragon}"] .adv-error'
+    page.fill(field, "5,4,1,")
+    page.wait_for_selector(err + ":visible")
+    assert page.inner_text(err) == de["adv.err_gap"]
+    page.fill(field, "3,5,1")  # three whole numbers in range: only the game's rule refuses them
+    page.wait_for_selector(err, state="hidden")
+    page.click("#f-create")
+    page.wait_for_selector(err + ":visible", timeout=WAIT)
+    assert page.inner_text(err) == de["adv.err_rules"].format(detail=specs[aragon]["rule"])
+    assert page.inner_text("#f-error") == de["adv.refused_fields"]
+    page.locator(f'.adv-row[data-name="{aragon}"]').scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "advanced-refused-de.png"))
+
+    page.fill(field, "")
+    page.fill(f'.adv-input[data-name="{left}"]', "0")
+    page.fill(f'.adv-input[data-name="{right}"]', "0")  # Katalonien without a neighbour: a check across values
+    page.click("#f-create")
+    page.wait_for_function("n => document.querySelectorAll('.adv-row.invalid').length === n", arg=2, timeout=WAIT)
+    assert page.eval_on_selector_all(".adv-row.invalid", "rs => rs.map(r => r.dataset.name)") == [left, right]
+    for name in (left, right):
+        assert page.inner_text(f'.adv-row[data-name="{name}"] .adv-error') == de["adv.err_rules"].format(
+            detail=specs[name]["rule"])
+    assert games(server) == []
+    w.failed = [f for f in w.failed if not f.endswith("/api/games")]  # the refusals were the point
     assert not w.errors, w.errors
     assert not w.failed, w.failed
     w.close()

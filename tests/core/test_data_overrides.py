@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tablero.core.errors import DataError, OptionError
-from tablero.core.protocol import DATA_OPTION, DataSpec, resolve_data, resolve_options
+from tablero.core.protocol import DATA_OPTION, DataSpec, data_names, resolve_data, resolve_options
 
 SPECS = (
     DataSpec(name="GOAL", default=50, help="points to win", low=10, high=200),
@@ -46,3 +46,28 @@ def test_options_carry_resolved_overrides_only_when_there_are_any() -> None:
     assert resolve_options("toy", 2, 4, (), 3, opts, SPECS) == opts
     with pytest.raises(OptionError):  # a DataError is an OptionError: every caller already shows it
         resolve_options("toy", 2, 4, (), 3, {DATA_OPTION: {"GOAL": "1"}}, SPECS)
+
+
+ROWS = (
+    *(DataSpec(name=f"CARDS.C{i:02d}.{f}", default=1, help="a card's number", low=0, high=9)
+      for i in range(1, 31) for f in ("count", "fist")),
+    DataSpec(name="GOAL", default=50, help="points to win", low=10, high=200),
+)
+
+
+@pytest.mark.parametrize(("name", "hint"), [
+    ("goal", "did you mean GOAL?"),  # the case
+    ("CARDS.C05.fists", "did you mean CARDS.C05.fist?"),  # a known row's field
+    ("CARDS.C5.fist", "CARDS.C05.fist?"),
+    ("NOTHING_LIKE_IT", None),
+])
+def test_an_unknown_name_is_answered_with_the_closest_names_and_a_short_list(name: str, hint: str | None) -> None:
+    with pytest.raises(DataError) as info:
+        resolve_data("toy", ROWS, {name: 1})
+    text = str(info.value)
+    assert f"no overridable data value {name!r}" in text
+    assert ("did you mean" in text and hint in text) if hint else "did you mean" not in text
+    # sixty card fields are listed as one table, not one by one
+    assert text.endswith("known: GOAL; CARDS.ID.FIELD (ID C01 … C30, 30 of them; FIELD count, fist)")
+    assert data_names(SPECS) == "GOAL, TAKEN, SCORING"
+    assert data_names(()) == "none"

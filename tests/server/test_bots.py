@@ -282,15 +282,18 @@ def test_review_of_the_own_seat_any_time_and_of_every_seat_after_the_game(sqlite
             m = hello(ws, [g["tokens"]["0"]])
             if not my_turn(0)(m):
                 m = read_until(ws, my_turn(0))
+            # while the game goes on (asked before any move of ours: a short deal may end within a
+            # few moves, and then every seat may be reviewed): another seat's review is refused
+            assert m["result"] is None
+            send(ws, type="review", seat=1)
+            assert read_until(ws, lambda u: u["type"] == "error")["code"] == "review/forbidden"
+            send(spec, type="review", seat=0)
+            assert read_until(spec, lambda u: u["type"] == "error")["code"] == "review/forbidden"
             for _ in range(6):
                 if m["result"] is not None:
                     break
                 send(ws, type="act", seat=0, version=m["version"], action=m["legal"][-1]["text"])
                 m = read_until(ws, my_turn(0))
-            send(ws, type="review", seat=1)
-            assert read_until(ws, lambda u: u["type"] == "error")["code"] == "review/forbidden"
-            send(spec, type="review", seat=0)
-            assert read_until(spec, lambda u: u["type"] == "error")["code"] == "review/forbidden"
             send(ws, type="review", seat=0)
             msgs: list[dict[str, Any]] = []
             done = read_until(ws, lambda u: u["type"] == "review", msgs)

@@ -19,7 +19,7 @@ from tablero.study import lab as lab_module
 from tablero.study.executor import GameOutcome
 from tablero.study.lab import mean_ci, plan_lab, run_lab, split_values, summarize, t95, write_outputs
 
-runner = CliRunner()
+runner = CliRunner(env={"COLUMNS": "400"})  # wide: rich wraps long paths at the terminal width
 PNG = b"\x89PNG\r\n\x1a\n"
 MAFIA = ["mafia-legend", "--players", "3", "--option", "variant=beginner"]
 
@@ -147,10 +147,16 @@ def test_vary_an_option_gives_a_run_per_value_with_the_metrics(tmp_path: Path) -
         assert len(run["seats"]) == 3 and sum(s["win_share"] for s in run["seats"]) == pytest.approx(1.0)
         assert set(run["roles"]) and all(g["games"] for g in run["roles"].values())
         assert [o["seed"] for o in run["outcomes"]] == [derive_seed(1, i) for i in range(3)]
+    # Don Carlo's colours go with the seats: the seat table and plot name them, no family table or plot.
+    assert results["title"] == "Don Carlo" and results["seat_roles"] == ["red", "blue", "yellow"]
     json_path, figures, page = write_outputs(results, tmp_path)
     assert json.loads(json_path.read_text()) == results
-    assert len(figures) == 5 and all(f.stat().st_size > 10_000 for f in figures)
-    assert "Win share per seat" in page.read_text()
+    assert {f.name for f in figures} == {"game-length.png", "win-share-by-seat.png", "margin-and-spread.png",
+                                         "rounds-distribution.png"}
+    assert all(f.stat().st_size > 10_000 for f in figures)
+    text = page.read_text()
+    assert "Win share per seat" in text and "seat 1 (Red)" in text and "Win share per family/colour" not in text
+    assert "<h1>Lab: Don Carlo, majority_tie = all_full, none</h1>" in text
 
 
 def test_vary_a_data_value_changes_the_game(tmp_path: Path) -> None:
@@ -190,6 +196,14 @@ def test_the_done_when_command_writes_results_plots_and_the_page(tmp_path: Path)
     assert page.count("data:image/png;base64,") == len(pngs)
     assert "tablero lab mafia-legend" in page and "Win share per family/colour" in page
     assert "http://" not in page and "https://" not in page  # self-contained
+    # The game and its families by the names a reader knows, not their ids.
+    assert results["title"] == "Mafia Legend" and "<h1>Lab: Mafia Legend, BEGINNER_GOAL = 40, 50</h1>" in page
+    assert results["seat_roles"] is None  # the families move between the seats
+    families = {f for r in results["runs"] for f in r["roles"]}
+    assert families
+    for family in families:
+        assert f'<th scope="col">{family.capitalize()}</th>' in page and f'<th scope="col">{family}</th>' not in page
+        assert family.capitalize() in res.output
 
 
 def test_the_same_seed_gives_the_same_json_and_json_prints_it(tmp_path: Path) -> None:
@@ -226,3 +240,69 @@ def test_the_command_in_german(tmp_path: Path) -> None:
               "--lang", "de")
     assert res.exit_code == 0, res.output
     assert "Siegquote je Platz" in res.output and "Geschrieben nach" in res.output
+    # The colours go with the seats in Don Carlo: named in the seat table, in German; no family table.
+    assert "Platz 1 (Rot)" in res.output and "Platz 2 (Blau)" in res.output and "Familie" not in res.output
+    assert "Δ Runden" in res.output and "höchste minus zweithöchste" in res.output
+
+
+def test_the_delta_heading_names_the_unit_in_german(tmp_path: Path) -> None:
+    res = lab(*MAFIA, "--vary", "BEGINNER_GOAL=40,50", "--games", "2", "--out", str(tmp_path), "--lang", "de")
+    assert res.exit_code == 0, res.output
+    assert "Δ Monate " in res.output and "Δ Monaten" not in res.output  # a heading, not the note's dative
+    assert "Unterschied in Monaten" in " ".join(res.output.split())
+
+
+def no_games(*_args: object, **_kwargs: object) -> None:
+    raise AssertionError("a game was played")
+
+
+def test_an_out_folder_that_is_a_file_or_holds_another_run_is_refused_before_any_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    args = ["don-carlo", "--vary", "majority_tie=all_full,none", "--games", "2"]
+    first = tmp_path / "first"
+    assert lab(*args, "--out", str(first)).exit_code == 0
+    before = {p.name: p.read_bytes() for p in first.iterdir()}
+    monkeypatch.setattr(lab_module, "run_jobs", no_games)
+    a_file = tmp_path / "file"
+    a_file.write_text("x")
+    tour = tmp_path / "tour"
+    tour.mkdir()
+    (tour / "tournament.json").write_text("{}")
+    for out, words in ((a_file, "is a file, not a folder"), (a_file / "sub", f"cannot be made: {a_file} is a file"),
+                       (tour, "holds a tournament"),
+                       (first, "holds the results of `tablero lab don-carlo")):
+        res = lab(*args[:-1], "3", "--out", str(out))  # 3 games, not the first run's 2
+        assert res.exit_code == 2, res.output
+        assert words in " ".join(res.output.split()) and "Traceback" not in res.output
+    assert {p.name: p.read_bytes() for p in first.iterdir()} == before  # nothing overwritten
+    assert (tour / "tournament.json").read_text() == "{}" and sorted(p.name for p in tour.iterdir()) == [
+        "tournament.json"]
+    monkeypatch.undo()
+    again = lab(*args, "--out", str(first))  # the same command may write there again: the same results
+    assert again.exit_code == 0, again.output
+    assert (first / "results.json").read_bytes() == before["results.json"]
+
+
+def test_ctrl_c_stops_the_lab_with_exit_130_and_writes_nothing(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted(*_args: object, **_kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(lab_module, "run_jobs", interrupted)
+    out = tmp_path / "lab"
+    res = lab("don-carlo", "--vary", "majority_tie=all_full,none", "--games", "2", "--out", str(out))
+    assert res.exit_code == 130
+    assert "Lab interrupted; nothing written." in res.output and "Error" not in res.output
+    assert not out.exists()
+
+
+def test_a_folder_that_cannot_be_written_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tablero.cli.lab as cli_lab
+
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(cli_lab, "write_outputs", refuse)
+    res = lab("don-carlo", "--vary", "majority_tie=all_full,none", "--games", "1", "--out", str(tmp_path / "x"))
+    assert res.exit_code == 2 and "Traceback" not in res.output
+    assert f"cannot write into {tmp_path / 'x'}" in " ".join(res.output.split())

@@ -24,12 +24,14 @@ from tablero.study.tournament import (
     pairs,
     prepare,
     rate,
+    reduce,
+    report_sections,
     run_tournament,
     schedule,
     seat_table,
 )
 
-runner = CliRunner()
+runner = CliRunner(env={"COLUMNS": "400"})  # wide: rich wraps long paths at the terminal width
 VERSIONS = {"tablero": "test"}
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -45,7 +47,8 @@ def outcome(index: int, players: tuple[str, ...], ranks: tuple[int, ...], scores
 
 
 # ---------------------------------------------------------------------------- schedule
-@pytest.mark.parametrize(("k", "n"), [(2, 2), (3, 2), (3, 3), (4, 3), (5, 3), (6, 4), (2, 3), (2, 4), (3, 4), (3, 5)])
+@pytest.mark.parametrize(("k", "n"), [(2, 2), (3, 2), (4, 2), (3, 3), (4, 3), (5, 3), (4, 4), (5, 4), (6, 4), (2, 3),
+                                    (2, 4), (3, 4), (2, 5), (3, 5), (4, 5)])
 def test_the_schedule_is_balanced_over_every_cycle(k: int, n: int) -> None:
     bots = tuple(f"b{i}" for i in range(k))
     plan = schedule(bots, n)
@@ -274,3 +277,69 @@ def test_the_command_in_german_with_json_only_on_stdout() -> None:
     assert res.exit_code == 0
     data = json.loads(res.stdout)
     assert data["players"] == 3 and data["games"] == 3 and set(data["ratings"]) == {"greedy", "random", "easy"}
+
+
+def test_the_game_length_speaks_the_games_unit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mafia Legend counts months, Don Carlo rounds: results.json, the table and the plot say so."""
+    from tablero.study import plots
+
+    labels: list[str] = []
+    histogram = plots._histogram
+    monkeypatch.setattr(plots, "_histogram", lambda ax, values, label, c: (labels.append(label),
+                                                                          histogram(ax, values, label, c)))
+    games = [outcome(0, ("random", "greedy", "greedy"), (1, 2, 3), rounds=7),
+             outcome(1, ("greedy", "random", "greedy"), (2, 1, 3), rounds=8)]
+    for game, unit in (("mafia-legend", "months"), ("don-carlo", "rounds")):
+        results = reduce(prepare(game, ["random", "greedy"], 3, 2), games, VERSIONS)
+        assert results["rounds_unit"] == unit
+        per_bot = dict(report_sections(results))["Per bot"]
+        assert f"{unit.capitalize()} / game" in per_bot and f"the game's own {unit}" in per_bot
+        labels.clear()
+        plots.lengths_plot(results, tmp_path / f"{game}.png")
+        assert labels[1] == f"{unit.capitalize()} per game"
+    assert "Mafia" not in labels[1]
+
+
+def test_a_folder_with_another_runs_results_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "results.json").write_text('{"command": "tablero lab don-carlo ..."}')
+    with pytest.raises(TournamentError, match="holds the results of another run"):
+        run_tournament(prepare("don-carlo", ["random", "greedy"], 3, 6), out=tmp_path, write=False)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["results.json"]  # nothing written
+
+
+def test_ctrl_c_keeps_the_finished_games_and_the_same_command_resumes(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from tablero.study import tournament as module
+
+    args = ["tournament", "don-carlo", "--bots", "random,greedy", "--players", "3", "--games", "6", "--seed", "9"]
+    whole = runner.invoke(app, [*args, "--out", str(tmp_path / "whole"), "--json"])
+    assert whole.exit_code == 0, whole.output
+    run_jobs = module.run_jobs
+
+    def two_then_ctrl_c(jobs: Any, **kwargs: Any) -> Any:
+        for n, out in enumerate(run_jobs(jobs, **kwargs)):
+            if n == 2:
+                raise KeyboardInterrupt
+            yield out
+
+    monkeypatch.setattr(module, "run_jobs", two_then_ctrl_c)
+    folder = tmp_path / "cut"
+    res = runner.invoke(app, [*args, "--out", str(folder)])
+    assert res.exit_code == 130
+    assert "Tournament interrupted after 2 of 6 games; run the same command again" in " ".join(res.output.split())
+    assert "Error" not in res.output and not (folder / "results.json").exists()
+    assert len((folder / GAMES_FILE).read_text().splitlines()) == 2
+    monkeypatch.undo()
+    res = runner.invoke(app, [*args, "--out", str(folder), "--json"])
+    assert res.exit_code == 0, res.output
+    assert "Resumed from" in res.stderr and "2 of 6 games were already played" in res.stderr
+    assert json.loads(res.stdout) == json.loads(whole.stdout)
+
+
+def test_an_out_that_is_a_file_is_refused_before_any_game(tmp_path: Path) -> None:
+    a_file = tmp_path / "file"
+    a_file.write_text("x")
+    res = runner.invoke(app, ["tournament", "don-carlo", "--bots", "random,greedy", "--games", "5",
+                              "--out", str(a_file)])
+    assert res.exit_code == 2 and "is a file, not a folder" in res.output
+    assert "rounded up" not in res.output and a_file.read_text() == "x"

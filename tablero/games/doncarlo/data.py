@@ -262,12 +262,13 @@ def tables(overrides: Mapping[str, DataValue] | None = None) -> Tables:
     Values equal to their default are dropped, so they give the usual game's object.
     """
     if not overrides:
-        return _tables(())
-    changed = tuple(sorted((k, v) for k, v in overrides.items() if _DEFAULTS.get(k, v) != v))
-    unknown = [k for k, _ in changed if k not in _DEFAULTS]
+        return DEFAULT_TABLES
+    unknown = sorted(k for k in overrides if k not in _DEFAULTS)
     if unknown:
         raise KeyError(f"no overridable data value {unknown[0]!r}")
-    return _tables(changed)
+    changed = tuple(sorted((k, v) for k, v in overrides.items() if _DEFAULTS[k] != v))
+    # the usual game's object itself (an LRU cache could have let it go after 64 other tables)
+    return _tables(changed) if changed else DEFAULT_TABLES
 
 
 @lru_cache(maxsize=64)
@@ -309,7 +310,7 @@ def _tables(changed: tuple[tuple[str, DataValue], ...]) -> Tables:
     )
 
 
-DEFAULT_TABLES: Final = tables()
+DEFAULT_TABLES: Final = _tables(())
 """The usual game's tables (no overrides)."""
 
 

@@ -36,6 +36,11 @@ _DATA_EN = {
                             "country's lowest.",
     "data.COUNTRIES.players": f"Player counts with {_COUNTRY_SELECT}",
     "data.COUNTRIES.players.help": f"The player counts (2, 3, 4) with {_COUNTRY_SELECT} on the table.",
+    # what the game's checks ask of a whole value (data._check_family, _check_bounds, _check_players)
+    "data.FAMILY_COUNTS.rule": "A family needs at least one card.",
+    "data.SUM_BOUNDS.rule": "The lowest sums rise from country to country, and the last number (the highest sum of "
+                            "Schwadronien) is not below Schwadronien's lowest.",
+    "data.COUNTRIES.players.rule": "Name at least one player count (2, 3 or 4).",
 }
 _DATA_DE = {
     "data.FAMILY_COUNTS": "Karten je Wert 0–6 einer Familie",
@@ -53,6 +58,10 @@ _DATA_DE = {
                             "des nächsten Landes.",
     "data.COUNTRIES.players": f"Spielerzahlen mit {_COUNTRY_SELECT}",
     "data.COUNTRIES.players.help": f"Die Spielerzahlen (2, 3, 4), bei denen {_COUNTRY_SELECT} ausliegt.",
+    "data.FAMILY_COUNTS.rule": "Eine Familie braucht mindestens eine Karte.",
+    "data.SUM_BOUNDS.rule": "Die kleinsten Summen steigen von Land zu Land, und die letzte Zahl (die größte Summe von "
+                            "Schwadronien) liegt nicht unter der kleinsten von Schwadronien.",
+    "data.COUNTRIES.players.rule": "Nenne mindestens eine Spielerzahl (2, 3 oder 4).",
 }
 
 

@@ -11,7 +11,8 @@ see (an allow-list):
 * ``deciding`` (:class:`Deciding`): who decides what now — the phase, the active seat, who
   is to act and whether a blocked turn is under way.
 * ``data``: the table's data (card counts, hand size, bonuses, the countries' sums and player
-  counts with any ``--data`` overrides). The rules are public; the JSON carries the overrides only.
+  counts with any ``--data`` overrides). The rules are public; the JSON carries the overrides
+  only, as ``public.data`` and only where there are some (as every game's view JSON).
 
 A spectator sees what every seat sees of the others.
 """
@@ -116,12 +117,12 @@ class DonCarloView:
     """The table's data (the same object as the state's)."""
 
     def to_json(self) -> dict[str, Any]:
-        out = {"viewer": self.viewer, "public": plain(self.public),
-               "private": None if self.private is None else plain(self.private),
-               "deciding": plain(self.deciding)}
-        if self.data.overrides:
-            out["data"] = self.data.overrides_json()
-        return out
+        public = plain(self.public)
+        if self.data.overrides:  # the overrides only, where there are some (as every game's view JSON)
+            public["data"] = self.data.overrides_json()
+        return {"viewer": self.viewer, "public": public,
+                "private": None if self.private is None else plain(self.private),
+                "deciding": plain(self.deciding)}
 
 
 def observe_state(s: DonCarloState, viewer: int | None) -> DonCarloView:

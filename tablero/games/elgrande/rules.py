@@ -157,11 +157,15 @@ class ElGrande(Game[ElGrandeState, EGAction, ElGrandeView]):
 
     # ------------------------------------------------------------------ positions
     def state_to_json(self, state: ElGrandeState) -> dict[str, Any]:
-        """The core's JSON by annotation, but ``data`` holds only the overrides (``{}`` for none)."""
+        """The core's JSON by annotation, but ``data`` holds only the overrides, and only where
+        there are some (the usual game's JSON and hash stay as they were)."""
         out: dict[str, Any] = {}
         for name, hint in serial.state_fields(ElGrandeState):
             value = getattr(state, name)
-            out[name] = value.to_json() if name == "data" else serial.dump(value, hint)
+            if name != "data":
+                out[name] = serial.dump(value, hint)
+            elif value.overrides:
+                out[name] = value.to_json()
         return out
 
     def state_from_json(self, d: Mapping[str, Any]) -> ElGrandeState:

@@ -16,7 +16,10 @@ from tablero.games.elgrande.data import (
     COLOURS,
     LETTERS,
     REGIONS,
+    SINGLE_SOURCE_BORDERS,
     TILES,
+    CardType,
+    Region,
     Tables,
 )
 from tablero.games.elgrande.view import ElGrandeView
@@ -111,28 +114,85 @@ _OPTIONS_DE = {
 }
 
 # Labels of the data overrides (data.DATA_SPECS) in the lobby's advanced section; a table
-# field's label names the row by its id (a region, a border "aragon-cataluna", a card).
+# field's label names its row with data.<TABLE>.name (server/advanced.py): a region, a border
+# "aragon-cataluna" as its two regions, a card with its name.
+def _row_names(names: dict[str, str]) -> str:
+    """A select naming a table row from its raw ``{id}`` (the id itself for an unknown row)."""
+    return "{id:select:" + "|".join(f"{k}={v}" for k, v in names.items()) + "|other={id}}"
+
+
+def _data_names(region: Callable[[Region], str], card: Callable[[CardType], str]) -> dict[str, str]:
+    by_id = {r.id: region(r) for r in REGIONS}
+    return {
+        "data.REGIONS.name": _row_names(by_id),
+        "data.BORDERS.name": _row_names({f"{a}-{b}": f"{by_id[a]} – {by_id[b]}" for a, b in SINGLE_SOURCE_BORDERS}),
+        "data.CARD_TYPES.name": _row_names({c.id: f"{c.id} ({card(c)})" for c in CARD_TYPES}),
+    }
+
+
 _DATA_EN = {
+    **_data_names(lambda r: r.name_es, lambda c: c.name_en),
     "data.REGIONS.values": "Points of {id} for 1st, 2nd, 3rd place",
+    "data.REGIONS.values.help": "Descending (1st ≥ 2nd ≥ 3rd); the first is the region's class for 3A-3C (§2.2).",
     "data.BORDERS.present": "Border {id} (1 = neighbours, 0 = none)",
+    "data.BORDERS.present.help": "1 if the two regions are neighbours, 0 if not (§2.3); every region keeps at least "
+                                 "one neighbour.",
+    # what the game's checks ask of a whole value (data._descending, _not_empty, the checks of _build)
+    "data.REGIONS.values.rule": "1st place pays at least as much as 2nd, and 2nd at least as much as 3rd.",
+    "data.BORDERS.present.rule": "Every region keeps at least one neighbour (the King must be able to move on "
+                                 "with 4B).",
+    "data.CARD_TYPES.count.rule": "Each of stacks 1-4 keeps at least 9 cards, one per round.",
+    "data.CLASS_SCORINGS.classes.rule": "Name at least one region class.",
     "data.POWER_CABALLEROS": "Caballeros per power card 1-13",
+    "data.POWER_CABALLEROS.help": "Thirteen numbers: the caballeros each power card 1-13 takes from the province "
+                                  "into the court (§2.4).",
     "data.CARD_TYPES.count": "Copies of action card {id}",
+    "data.CARD_TYPES.count.help": "Copies of this card in its stack (§2.5); each of stacks 1-4 keeps at least 9 "
+                                  "cards, one per round.",
     "data.REGION_MOVES": "1A: caballeros moved out of one region",
+    "data.REGION_MOVES.help": "1A: caballeros moved out of one region at most (§9.1).",
     "data.MOVE_BUDGETS.moves": "{id}: moves at most",
+    "data.MOVE_BUDGETS.moves.help": "{id}: caballeros the card moves at most (§9.1).",
     "data.EXTRA_PLACEMENT": "1G/1H: extra caballeros placed",
+    "data.EXTRA_PLACEMENT.help": "1G (and 1H's extra placement): extra caballeros placed anywhere at most (§9.1).",
     "data.SECRET_RETURN": "2F: caballeros each player returns",
+    "data.SECRET_RETURN.help": "2F: caballeros each player returns from his secretly picked region (§9.2).",
     "data.CLASS_SCORINGS.classes": "{id}: region classes scored",
+    "data.CLASS_SCORINGS.classes.help": "{id}: the region classes (a region's first printed value) it scores, "
+                                        "e.g. 6,7 (§9.3).",
 }
 _DATA_DE = {
+    **_data_names(lambda r: r.name_de, lambda c: c.name_de),
     "data.REGIONS.values": "Punkte von {id} für 1., 2., 3. Platz",
+    "data.REGIONS.values.help": "Absteigend (1. ≥ 2. ≥ 3.); der erste Wert ist die Klasse der Region für 3A-3C "
+                                "(§2.2).",
     "data.BORDERS.present": "Grenze {id} (1 = Nachbarn, 0 = keine)",
+    "data.BORDERS.present.help": "1, wenn die beiden Regionen Nachbarn sind, 0, wenn nicht (§2.3); jede Region behält "
+                                 "mindestens einen Nachbarn.",
+    "data.REGIONS.values.rule": "Der 1. Platz bringt mindestens so viel wie der 2., der 2. mindestens so viel wie "
+                                "der 3.",
+    "data.BORDERS.present.rule": "Jede Region behält mindestens einen Nachbarn (der König muss mit 4B weiterziehen "
+                                 "können).",
+    "data.CARD_TYPES.count.rule": "Jeder der Stapel 1-4 behält mindestens 9 Karten, eine je Runde.",
+    "data.CLASS_SCORINGS.classes.rule": "Nenne mindestens eine Regionsklasse.",
     "data.POWER_CABALLEROS": "Caballeros je Machtkarte 1-13",
+    "data.POWER_CABALLEROS.help": "Dreizehn Zahlen: die Caballeros, die jede Machtkarte 1-13 aus der Provinz an den "
+                                  "Hof holt (§2.4).",
     "data.CARD_TYPES.count": "Anzahl der Aktionskarte {id}",
+    "data.CARD_TYPES.count.help": "Exemplare dieser Karte in ihrem Stapel (§2.5); jeder der Stapel 1-4 behält "
+                                  "mindestens 9 Karten, eine je Runde.",
     "data.REGION_MOVES": "1A: Caballeros aus einer Region",
+    "data.REGION_MOVES.help": "1A: höchstens so viele Caballeros aus einer Region bewegen (§9.1).",
     "data.MOVE_BUDGETS.moves": "{id}: höchstens so viele Züge",
+    "data.MOVE_BUDGETS.moves.help": "{id}: höchstens so viele Caballeros, die die Karte bewegt (§9.1).",
     "data.EXTRA_PLACEMENT": "1G/1H: zusätzlich eingesetzte Caballeros",
+    "data.EXTRA_PLACEMENT.help": "1G (und die zusätzliche Einsetzung von 1H): höchstens so viele Caballeros "
+                                 "zusätzlich beliebig einsetzen (§9.1).",
     "data.SECRET_RETURN": "2F: Caballeros, die jeder zurückgibt",
+    "data.SECRET_RETURN.help": "2F: Caballeros, die jeder aus seiner geheim gewählten Region zurückgibt (§9.2).",
     "data.CLASS_SCORINGS.classes": "{id}: gewertete Regionsklassen",
+    "data.CLASS_SCORINGS.classes.help": "{id}: die gewerteten Regionsklassen (der erste aufgedruckte Wert einer "
+                                        "Region), z. B. 6,7 (§9.3).",
 }
 
 CATALOGUE: Catalogue = {

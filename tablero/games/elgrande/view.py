@@ -220,7 +220,8 @@ class ElGrandeView:
 
     def to_json(self) -> dict[str, Any]:
         public = {f.name: plain(getattr(self.public, f.name)) for f in fields(PublicView) if f.name != "data"}
-        public["data"] = self.public.data.to_json()
+        if self.public.data.overrides:  # the overrides only, where there are some (as in the state's JSON)
+            public["data"] = self.public.data.to_json()
         public["round"] = self.public.round
         public["offer_ids"] = [CARD_TYPES[c].id for c in self.public.offer]
         return {"viewer": self.viewer, "public": public,

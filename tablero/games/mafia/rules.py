@@ -267,11 +267,15 @@ class Mafia(Game[MafiaState, MLAction, MafiaView]):
 
     # ------------------------------------------------------------------ state JSON
     def state_to_json(self, state: MafiaState) -> dict[str, Any]:
-        """The position by the state's annotations; the tables as their overrides only
-        (``{}`` without any), rebuilt on the way back."""
+        """The position by the state's annotations; the tables as their overrides only, and only
+        where there are some (the usual game's JSON and hash stay as they were), rebuilt on the
+        way back."""
         out: dict[str, Any] = {}
         for name, hint in serial.state_fields(MafiaState):
-            out[name] = state.data.overrides_json() if name == "data" else serial.dump(getattr(state, name), hint)
+            if name != "data":
+                out[name] = serial.dump(getattr(state, name), hint)
+            elif state.data.overrides:
+                out[name] = state.data.overrides_json()
         return out
 
     def state_from_json(self, raw: Mapping[str, Any]) -> MafiaState:

@@ -740,4 +740,21 @@ DATA_CATALOGUE: Catalogue = {
         "data.POWERS.vp": "SP pro Monat der Machtkarte {id}",
     },
 }
-CATALOGUE = {lang: {**CATALOGUE[lang], **DATA_CATALOGUE.get(lang, {})} for lang in CATALOGUE}
+
+
+def _row_names(names: dict[str, str]) -> str:
+    """A select naming a card from its raw ``{id}`` (the id itself for an unknown one)."""
+    return "{id:select:" + "|".join(f"{k}={v}" for k, v in names.items()) + "|other={id}}"
+
+
+DATA_ROW_NAMES: Final[dict[str, str]] = {
+    "data.MONEY.name": _row_names({c: f"${v} ({c})" for c, v in MONEY.items()}),
+    "data.ACTIONS.name": _row_names({c: f"{a.name} ({c})" for c, a in ACTIONS.items()}),
+    "data.CHARACTERS.name": _row_names({c: f"{ch.name} ({c})" for c, ch in CHARS.items()}),
+    "data.JOBS.name": _row_names({c: f"{j.name} ({c})" for c, j in JOBS_BY_ID.items()}),
+    "data.POWERS.name": _row_names({p.id: f"{p.name} ({p.id})" for p in data.POWERS}),
+}
+"""A card in a data label by its printed (German) name and code, in both languages as on the board
+(``Copies of action card Razzia (A01)``): the lobby names a table row with ``data.<TABLE>.name``
+(server/advanced.py), so the filter finds a card by its name."""
+CATALOGUE = {lang: {**CATALOGUE[lang], **DATA_CATALOGUE.get(lang, {}), **DATA_ROW_NAMES} for lang in CATALOGUE}

@@ -206,7 +206,9 @@ class MafiaView:
 
     def to_json(self) -> dict[str, Any]:
         public = plain(self.public)
-        public["data"] = self.public.data.overrides_json()
+        del public["data"]
+        if self.public.data.overrides:  # the overrides only, where there are some (as in the state's JSON)
+            public["data"] = self.public.data.overrides_json()
         return {"viewer": self.viewer, "public": public,
                 "private": None if self.private is None else plain(self.private),
                 "deciding": plain(self.deciding)}

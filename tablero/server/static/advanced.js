@@ -3,11 +3,13 @@
  * Tablero.parts.advanced gives
  *   section(game)   the new-game form's "Advanced: rules data" disclosure (closed at first): the
  *                   game's overridable values (/api/meta's `data`: label, the usual value as the
- *                   placeholder, the range), a filter box when there are many, a check of each
- *                   field as the player types (the message next to the field);
+ *                   placeholder, the range), a filter box when there are many, a check of
+ *                   each field as the player types (the message next to the field);
  *   collect()       the changed values for POST /api/games `options.data` ({ok, data, errors});
- *   refused(msg)    the server's game/bad_data message, shown next to the field it names;
- *   changes(list)   "Changed rules data: Beginner goal 40 (usual 50)" for the join page and the
+ *   refused(msg)    the server's game/bad_data message: a message next to each field it names,
+ *                   in the page's language (the spec's `rule` for a game's whole-value check;
+ *                   refusal(msg) reads the names and the reason);
+ *   changes(list)   "Changed rules data: Beginner goal: 40 (usual 50)" for the join page and the
  *                   table (the invitation's `data`, the update's `data_changes`).
  * The fields take the same text as `--data NAME=VALUE` on the command line: `40`, `6,5,5,4`.
  * What a player typed is kept per game while the lobby is open (a game or language switch
@@ -48,6 +50,7 @@
     const parts = raw.split(",").map(x => x.trim());
     const nums = [];
     for (const p of parts) {
+      if (p === "") return { error: t("adv.err_gap") };  // "5,4," or "5,,4"
       if (!/^[+-]?\d+$/.test(p)) return { error: t("adv.err_number", { text: p }) };
       nums.push(Number(p));
     }
@@ -218,15 +221,33 @@
     applyFilter();
   }
 
-  /* The server's refusal (game/bad_data): its message next to the field it names. True when one was found. */
-  function refused(message) {
+  /* The values a refusal (DataError) names and its reason: the core's messages begin "data NAME: …",
+   * "data NAME=[1, 2]: …", "data NAME is …", "data NAME takes …", a check of several values
+   * "data NAME1, NAME2: …". {names, detail} (names [] when the message names no field). */
+  function refusal(message) {
     const msg = String(message || "");
-    const names = A.specs.map(s => s.name).sort((a, b) => b.length - a.length);
-    const name = names.find(n => [": ", "=", " "].some(x => msg.includes("data " + n + x)) || msg.includes("'" + n + "'"));
-    if (!name) return false;
+    const m = /^data (.+?)(=|: | is | takes )/.exec(msg);
+    if (!m) return { names: [], detail: msg };
+    const known = new Set(A.specs.map(s => s.name));
+    const names = m[1].split(", ").filter(n => known.has(n));
+    const colon = msg.indexOf(": ", 5 + m[1].length);  // the reason follows the names (and a value)
+    return { names, detail: colon >= 0 ? msg.slice(colon + 2) : msg };
+  }
+
+  /* The server's refusal (game/bad_data): a message next to each field it names, in the page's
+   * language — the field's own check where it finds the fault (kind, count, range), else the
+   * game's rule (the spec's `rule`, the catalogue's words for a whole-value check such as
+   * "descending"; the server's English reason where the game has none). True when a field was found. */
+  function refused(message) {
+    const { names, detail } = refusal(message);
+    if (!names.length) return false;
     reveal();
-    showError(name, msg);
-    const input = A.box && A.box.querySelector(`.adv-input[data-name="${CSS.escape(name)}"]`);
+    for (const name of names) {
+      const s = A.specs.find(x => x.name === name);
+      const own = check(s, (typed[A.game] || {})[name]).error;
+      showError(name, own || t("adv.err_rules", { detail: s.rule || detail }));
+    }
+    const input = A.box && A.box.querySelector(`.adv-input[data-name="${CSS.escape(names[0])}"]`);
     if (input) input.focus();
     return true;
   }
@@ -242,5 +263,5 @@
     el("ul", {}, list.map(c => el("li", { "data-name": c.name }, t("adv.changed_item", c)))));
   }
 
-  T().parts.advanced = { section, collect, refused, changes, check };
+  T().parts.advanced = { section, collect, refused, refusal, changes, check };
 })();

@@ -342,9 +342,11 @@
         if (!Object.keys(res.invites).length) { location.href = tableLink(res.id); return; }
         createdBox(res.id, res.invites);
       } catch (e) {
-        const badData = e.code === "game/bad_data";  // refused rules data: said here and next to its field
-        document.getElementById("f-error").textContent = badData ? t("adv.refused", { message: e.message }) : e.message;
-        if (badData && adv) adv.refused(e.message);
+        // refused rules data: next to the fields it names (in the page's language) and pointed to here;
+        // a refusal that names no field is said here in the server's words
+        const badData = e.code === "game/bad_data", marked = badData && adv && adv.refused(e.message);
+        document.getElementById("f-error").textContent = marked ? t("adv.refused_fields")
+          : badData ? t("adv.refused", { message: e.message }) : e.message;
       }
     };
   }

@@ -237,8 +237,8 @@ def test_views_and_determinize_keep_the_tables_data():
         m.act(seat, m.legal(seat)[0])
     view = GAME.observe(m.state, 1)
     assert view.data is m.state.data
-    assert view.to_json()["data"] == {"FAMILY_COUNTS": [5, 5, 4, 4, 4, 3, 2], "HAND_SIZE": 5}
-    assert "data" not in GAME.observe(GAME.new_initial_state(3), 1).to_json()
+    assert view.to_json()["public"]["data"] == {"FAMILY_COUNTS": [5, 5, 4, 4, 4, 3, 2], "HAND_SIZE": 5}
+    assert "data" not in GAME.observe(GAME.new_initial_state(3), 1).to_json()["public"]
     for seed in range(5):
         d = GAME.determinize(view, 1, Random(seed))
         assert d.data is m.state.data and GAME.observe(d, 1) == view

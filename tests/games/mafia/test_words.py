@@ -50,6 +50,8 @@ SAME_IN_BOTH: frozenset[str] = frozenset({
     "ml.mon.4", "ml.mon.8", "ml.mon.9", "ml.mon.11",
     # the score sheet's rows: words German uses too
     "ml.sheet.jobs", "ml.sheet.sets",
+    # a card in the lobby's data labels: its printed name and code (text.DATA_ROW_NAMES)
+    "data.MONEY.name", "data.ACTIONS.name", "data.CHARACTERS.name", "data.JOBS.name", "data.POWERS.name",
 })
 """Catalogue entries whose German template may equal the English one; every other one differs."""
 
