@@ -128,6 +128,9 @@ Overrides travel with the options, so whatever keeps a game's options — a reco
 server game, a simulation job — keeps its overrides too, and a replay applies them again.
 """
 
+DATA_FIELD: Final = "data"
+"""The state field holding a game's tables (the values it plays with, overrides applied)."""
+
 DataValue = int | tuple[int, ...] | frozenset[int]
 """What an overridable data value is: a number, a row of numbers (a table's column, in order)
 or a set of numbers (the rounds that score)."""
@@ -687,15 +690,37 @@ class Game(ABC, Generic[S, A, V]):
     state_type: ClassVar[type[Any]]
     """The game's state class (annotated fields), for the default JSON in and out."""
 
+    def data_tables(self, overrides: Mapping[str, DataValue]) -> Any:
+        """The frozen tables object a state of a game with :attr:`data_specs` keeps in its
+        :data:`DATA_FIELD` (its ``overrides`` are the checked overrides it was built from)."""
+        raise NotImplementedError(f"{self.id} has data specs but no data_tables")
+
     def state_to_json(self, state: S) -> dict[str, Any]:
-        """The whole position as JSON-ready data; :meth:`state_from_json` reads it back equal."""
-        return serial.state_to_json(state)
+        """The whole position as JSON-ready data; :meth:`state_from_json` reads it back equal.
+
+        A game with :attr:`data_specs` keeps its tables in the state's :data:`DATA_FIELD`; they
+        go to JSON as their overrides only, and only where there are some, so the usual game's
+        JSON and hash are those of a state without the field."""
+        if not self.data_specs:
+            return serial.state_to_json(state)
+        out = serial.state_to_json(state, skip=(DATA_FIELD,))
+        overrides = dict(getattr(state, DATA_FIELD).overrides)
+        if overrides:
+            out[DATA_FIELD] = {k: data_json(v) for k, v in overrides.items()}
+        return out
 
     def state_from_json(self, data: Mapping[str, Any]) -> S:
-        """A state from :meth:`state_to_json` output (raises ValueError on data that does not fit)."""
+        """A state from :meth:`state_to_json` output (raises ValueError on data that does not fit);
+        a position saved before a game had data overrides plays with the usual data."""
         try:
-            state: S = serial.state_from_json(self.state_type, dict(data))
-        except (KeyError, TypeError, IndexError) as exc:
+            given = dict(data)
+            tables = None
+            if self.data_specs:
+                tables = self.data_tables(self.data_overrides({DATA_OPTION: given.pop(DATA_FIELD, {})}))
+            state: S = serial.state_from_json(self.state_type, given, skip=(DATA_FIELD,) if self.data_specs else ())
+            if tables is not None:
+                setattr(state, DATA_FIELD, tables)
+        except (KeyError, TypeError, IndexError, TableroError) as exc:
             raise ValueError(f"not a {self.id} state: {exc!r}") from exc
         return state
 

@@ -47,10 +47,12 @@ def state_fields(cls: type) -> tuple[tuple[str, Any], ...]:
     return out
 
 
-def state_to_json(state: object) -> dict[str, Any]:
-    """Every annotated field of ``state`` as JSON-ready data."""
+def state_to_json(state: object, skip: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Every annotated field of ``state`` (but those in ``skip``) as JSON-ready data."""
     out: dict[str, Any] = {}
     for name, hint in state_fields(type(state)):
+        if name in skip:
+            continue
         try:
             value = getattr(state, name)
         except AttributeError as exc:
@@ -62,10 +64,11 @@ def state_to_json(state: object) -> dict[str, Any]:
     return out
 
 
-def state_from_json(cls: type[Any], data: dict[str, Any]) -> Any:
-    """A state of class ``cls`` rebuilt from :func:`state_to_json` output."""
+def state_from_json(cls: type[Any], data: dict[str, Any], skip: tuple[str, ...] = ()) -> Any:
+    """A state of class ``cls`` rebuilt from :func:`state_to_json` output (the fields in
+    ``skip`` are left for the caller to set)."""
     obj = object.__new__(cls)
-    fields = state_fields(cls)
+    fields = tuple((n, h) for n, h in state_fields(cls) if n not in skip)
     missing = [n for n, _ in fields if n not in data]
     extra = sorted(set(data) - {n for n, _ in fields})
     if missing or extra:

@@ -12,11 +12,10 @@ from functools import cache
 from random import Random
 from typing import Any, Final
 
-from tablero.core import serial
 from tablero.core.codec import TableCodec
 from tablero.core.events import Event
 from tablero.core.messages import Catalogue, Message
-from tablero.core.protocol import Action, Game, Player, Result, ScoreSheet, Viewer, resolve_data
+from tablero.core.protocol import Action, DataValue, Game, Player, Result, ScoreSheet, Viewer
 from tablero.games.doncarlo import data, engine, sheet
 from tablero.games.doncarlo.actions import DRAWS, PLAYS, STARTS, DonCarloAction, Draw, Play, StartSeat, parse
 from tablero.games.doncarlo.engine import draw_card, play_code, start_game
@@ -210,37 +209,9 @@ class DonCarlo(Game[DonCarloState, DonCarloAction, DonCarloView]):
         return data.FAMILY_COLOURS[:state.n]
 
     # ------------------------------------------------------------------ state JSON
-    def state_to_json(self, state: DonCarloState) -> dict[str, Any]:
-        """The position by the state's annotations; the table's data as its overrides only, under
-        ``data`` and only where there are some (the usual game's JSON has no such key)."""
-        out: dict[str, Any] = {}
-        for name, hint in serial.state_fields(DonCarloState):
-            if name == "data":
-                if state.data.overrides:
-                    out[name] = state.data.overrides_json()
-            else:
-                out[name] = serial.dump(getattr(state, name), hint)
-        return out
-
-    def state_from_json(self, raw: Mapping[str, Any]) -> DonCarloState:
-        fields = serial.state_fields(DonCarloState)
-        given = dict(raw)
-        given.setdefault("data", {})
-        missing = [n for n, _ in fields if n not in given]
-        extra = sorted(set(given) - {n for n, _ in fields})
-        if missing or extra:
-            raise ValueError(f"not a {self.id} state: missing {missing}, unknown {extra}")
-        s = DonCarloState.__new__(DonCarloState)
-        try:
-            for name, hint in fields:
-                if name == "data":
-                    s.data = data.tables(resolve_data(self.id, self.data_specs, given[name]))
-                else:
-                    setattr(s, name, serial.load(given[name], hint))
-        except (KeyError, TypeError, IndexError) as exc:
-            raise ValueError(f"not a {self.id} state: {exc!r}") from exc
-        s.legal_cache = None
-        return s
+    def data_tables(self, overrides: Mapping[str, DataValue]) -> data.Tables:
+        """The table's values, shared by every state of a game with these overrides."""
+        return data.tables(overrides)
 
     def render(self, view: DonCarloView, tr: Callable[[Message], str]) -> str:
         return render_view(view, tr)

@@ -12,15 +12,14 @@ from collections.abc import Callable, Mapping, Sequence
 from random import Random
 from typing import Any, Final
 
-from tablero.core import serial
 from tablero.core.codec import TableCodec
 from tablero.core.errors import TableroError
 from tablero.core.events import Event
 from tablero.core.messages import Catalogue, Message
 from tablero.core.protocol import (
     CHANCE,
-    DATA_OPTION,
     Action,
+    DataValue,
     Game,
     OptionSpec,
     Player,
@@ -156,36 +155,9 @@ class ElGrande(Game[ElGrandeState, EGAction, ElGrandeView]):
         return actions.seat_codec(players, max(*data.POWER_CABALLEROS, *cab))
 
     # ------------------------------------------------------------------ positions
-    def state_to_json(self, state: ElGrandeState) -> dict[str, Any]:
-        """The core's JSON by annotation, but ``data`` holds only the overrides, and only where
-        there are some (the usual game's JSON and hash stay as they were)."""
-        out: dict[str, Any] = {}
-        for name, hint in serial.state_fields(ElGrandeState):
-            value = getattr(state, name)
-            if name != "data":
-                out[name] = serial.dump(value, hint)
-            elif value.overrides:
-                out[name] = value.to_json()
-        return out
-
-    def state_from_json(self, d: Mapping[str, Any]) -> ElGrandeState:
-        """A state from :meth:`state_to_json`; a position saved before data overrides existed (no
-        ``data``) plays with the defaults."""
-        fields = serial.state_fields(ElGrandeState)
-        names = {n for n, _ in fields}
-        d = {"data": {}, **d}
-        if set(d) != names:
-            raise ValueError(f"state JSON does not fit ElGrandeState: missing {sorted(names - set(d))}, "
-                             f"unknown {sorted(set(d) - names)}")
-        s = ElGrandeState.__new__(ElGrandeState)
-        try:
-            for name, hint in fields:
-                setattr(s, name, data.tables(self.data_overrides({DATA_OPTION: d[name]})) if name == "data"
-                        else serial.load(d[name], hint))
-        except (KeyError, TypeError, IndexError, TableroError) as exc:
-            raise ValueError(f"not a {self.id} state: {exc!r}") from exc
-        s.legal_cache = None
-        return s
+    def data_tables(self, overrides: Mapping[str, DataValue]) -> data.Tables:
+        """The table's values, shared by every state of a game with these overrides."""
+        return data.tables(overrides)
 
     def chance_codec(self, players: int, options: Mapping[str, object] | None = None) -> TableCodec[EGAction]:
         self._check_players(players)

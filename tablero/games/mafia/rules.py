@@ -11,13 +11,13 @@ from collections.abc import Callable, Mapping, Sequence
 from random import Random
 from typing import Any, Final
 
-from tablero.core import serial
 from tablero.core.codec import ActionCodec
 from tablero.core.errors import OptionError
 from tablero.core.events import Event
 from tablero.core.messages import Catalogue, Message
 from tablero.core.protocol import (
     CHANCE,
+    DataValue,
     Game,
     OptionSpec,
     Player,
@@ -27,7 +27,6 @@ from tablero.core.protocol import (
     check_start_seat,
     parse_bool,
     parse_start_seat,
-    resolve_data,
 )
 from tablero.games.mafia import data, engine, moves, sheet, text
 from tablero.games.mafia.actions import MLAction, act, chance_actions, parse, seat_actions
@@ -266,37 +265,9 @@ class Mafia(Game[MafiaState, MLAction, MafiaView]):
         return tuple(state.family)
 
     # ------------------------------------------------------------------ state JSON
-    def state_to_json(self, state: MafiaState) -> dict[str, Any]:
-        """The position by the state's annotations; the tables as their overrides only, and only
-        where there are some (the usual game's JSON and hash stay as they were), rebuilt on the
-        way back."""
-        out: dict[str, Any] = {}
-        for name, hint in serial.state_fields(MafiaState):
-            if name != "data":
-                out[name] = serial.dump(getattr(state, name), hint)
-            elif state.data.overrides:
-                out[name] = state.data.overrides_json()
-        return out
-
-    def state_from_json(self, raw: Mapping[str, Any]) -> MafiaState:
-        fields = serial.state_fields(MafiaState)
-        given = dict(raw)
-        given.setdefault("data", {})  # a state stored before data overrides existed
-        missing = [n for n, _ in fields if n not in given]
-        extra = sorted(set(given) - {n for n, _ in fields})
-        if missing or extra:
-            raise ValueError(f"not a {self.id} state: missing {missing}, unknown {extra}")
-        s = MafiaState.__new__(MafiaState)
-        try:
-            for name, hint in fields:
-                if name == "data":
-                    s.data = data.tables(resolve_data(self.id, self.data_specs, given[name]))
-                else:
-                    setattr(s, name, serial.load(given[name], hint))
-        except (KeyError, TypeError, IndexError) as exc:
-            raise ValueError(f"not a {self.id} state: {exc!r}") from exc
-        s.legal_cache = None
-        return s
+    def data_tables(self, overrides: Mapping[str, DataValue]) -> data.Tables:
+        """The table's values, shared by every state of a game with these overrides."""
+        return data.tables(overrides)
 
     def render(self, view: MafiaView, tr: Callable[[Message], str]) -> str:
         return text.render(view, tr)
