@@ -24,7 +24,7 @@ from tablero.core.protocol import Game
 from tablero.core.rng import derive_seed
 from tablero.registry import get_game
 from tablero.study.executor import GameJob, GameOutcome, Progress, play_job, run_jobs
-from tablero.study.stats import ROTATED, Z95, seating, wilson_interval
+from tablero.study.stats import ROTATED, Z95, jsonable, seating, wilson_interval
 
 __all__ = [
     "ROTATED", "Z95", "GameOutcome", "Progress", "SeatStats", "SimResult", "game_jobs", "play_one", "seating",
@@ -166,16 +166,6 @@ def simulate(game: Game[Any, Any, Any] | str, seats: Sequence[str], games: int, 
         for name in names
     }
     return SimResult(
-        game=game.id, games=games, players=n, seed=seed, options=_jsonable(resolved), seats=stats,
+        game=game.id, games=games, players=n, seed=seed, options=jsonable(resolved), seats=stats,
         mean_actions=actions / games, mean_decisions=decisions / games, by_bot=by_bot, rotate=rotate,
     )
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    return str(value)

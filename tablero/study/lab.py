@@ -41,7 +41,7 @@ from tablero.core.protocol import data_names as core_data_names
 from tablero.core.rng import derive_seed
 from tablero.registry import get_game
 from tablero.study.executor import GameJob, GameOutcome, run_jobs
-from tablero.study.stats import ROTATED, Z95, fixed_roles, role_label, rounds_unit, seating, wilson_interval
+from tablero.study.stats import ROTATED, Z95, fixed_roles, jsonable, role_label, rounds_unit, seating, wilson_interval
 
 Progress = Callable[[int, int], None]
 
@@ -174,7 +174,7 @@ def plan_lab(game: Game[Any, Any, Any] | str, vary: str, values: Sequence[str] |
             opts[name] = label
         else:
             opts[DATA_OPTION] = {**base.get(DATA_OPTION, {}), name: label}
-        r = _jsonable(game.resolve_options(players, opts))  # raises OptionError / DataError
+        r = jsonable(game.resolve_options(players, opts))  # raises OptionError / DataError
         value = r[name] if kind == "option" else r[DATA_OPTION][name]
         if value in parsed:
             raise OptionError(f"--vary {name}: the value {label!r} is given twice")
@@ -183,7 +183,7 @@ def plan_lab(game: Game[Any, Any, Any] | str, vary: str, values: Sequence[str] |
         parsed.append(value)
     return LabPlan(game=game.id, players=players, vary=name, kind=kind, labels=tuple(labels),
                    values=tuple(parsed), run_options=tuple(run_options), resolved=tuple(resolved),
-                   base_options=_jsonable(base_resolved), bots=bot_list, rotate=rotate, games=games, seed=seed)
+                   base_options=jsonable(base_resolved), bots=bot_list, rotate=rotate, games=games, seed=seed)
 
 
 # ---------------------------------------------------------------------------- the statistics
@@ -328,17 +328,6 @@ def write_results(results: Mapping[str, Any], out: Path) -> Path:
     path.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return path
 
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, (set, frozenset)):
-        return sorted(_jsonable(v) for v in value)
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    return str(value)
 
 
 Cell = tuple[str, bool]

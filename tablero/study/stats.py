@@ -8,7 +8,8 @@ They live here, under :mod:`tablero.sim` in the import layers, so the study tool
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the standard normal distribution."""
@@ -60,3 +61,17 @@ def fixed_roles(roles: Sequence[Sequence[str] | None]) -> tuple[str, ...] | None
     if len(seen) != 1 or None in seen:
         return None
     return seen.pop()
+
+
+def jsonable(value: Any) -> Any:
+    """Options and results as plain JSON: mappings with text keys, lists (a set sorted), and
+    anything else that is not a JSON scalar as its text."""
+    if isinstance(value, Mapping):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted(jsonable(v) for v in value)
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return str(value)

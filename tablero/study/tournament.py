@@ -60,7 +60,7 @@ from tablero.core.protocol import DATA_OPTION, Game
 from tablero.core.rng import derive_seed
 from tablero.registry import get_game
 from tablero.study.executor import GameJob, GameOutcome, run_jobs
-from tablero.study.stats import rounds_unit, wilson_interval
+from tablero.study.stats import jsonable, rounds_unit, wilson_interval
 
 Progress = Callable[[int, int], None]
 """Called as ``progress(games_done, games_total)`` after each finished game (resumed games
@@ -291,7 +291,7 @@ def prepare(game: Game[Any, Any, Any] | str, bots: Sequence[str], players: int, 
     for name in names:
         make_bot(name, game.id)  # fail early with a clear message
     opts = dict(options or {})
-    resolved = _jsonable(game.resolve_options(players, opts))
+    resolved = jsonable(game.resolve_options(players, opts))
     return Tournament(game=game, bots=names, players=players, requested=games, seed=seed, options=opts,
                       resolved=resolved, plan=plan)
 
@@ -439,17 +439,6 @@ def reduce(t: Tournament, outcomes: Sequence[GameOutcome], versions: Mapping[str
         "games_played": [game_row(o) for o in outcomes],
     }
 
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, (set, frozenset)):
-        return sorted(_jsonable(v) for v in value)
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    return str(value)
 
 
 # ---------------------------------------------------------------------------- report
