@@ -59,9 +59,10 @@ def test_conformance(game: Game[Any, Any, Any], players: int, seed: int) -> None
     assert report.steps <= game.max_game_length(players)
 
 
-OVERRIDE_SEEDS = range(8) if DEEP else range(2)
+OVERRIDE_SEEDS = range(3) if DEEP else range(2)
 OVERRIDE_SPECS = None if DEEP else 4
-"""Data values overridden per (game, players, seed): a random few, every one in the deep run."""
+"""Data values overridden per (game, players, seed): a random few, every one in the deep run (there
+three seeds: Mafia Legend's 441 values make each case hundreds of checked games)."""
 
 
 def _override_cases() -> list[Any]:
