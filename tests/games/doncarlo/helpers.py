@@ -10,9 +10,9 @@ from tablero.core.match import Match
 from tablero.core.protocol import CHANCE
 from tablero.games.doncarlo import data
 from tablero.games.doncarlo.actions import DRAWS, Play
-from tablero.games.doncarlo.data import COUNTRIES
 from tablero.games.doncarlo.rules import GAME
 from tablero.games.doncarlo.state import DonCarloState
+from tablero.games.doncarlo.tutorial import options_of
 
 
 def accepted_sums(players: int) -> set[int]:
@@ -68,18 +68,6 @@ def run_until_turn(s: DonCarloState, seat: int, rng: Random, avoid: Collection[s
             return
         step(s, rng, avoid, events)
     raise AssertionError("seat's turn never came")
-
-
-def options_of(state: DonCarloState) -> dict[str, object]:
-    """The options a state was made with (they are all kept in the state, data overrides too)."""
-    out: dict[str, object] = {
-        "start_seat": "random" if state.start_option is None else state.start_option,
-        "country_points": {c.id: state.points[i] for i, c in enumerate(COUNTRIES)},
-        "majority_tie": state.tie_rule,
-    }
-    if state.data.overrides:
-        out["data"] = state.data.overrides_json()
-    return out
 
 
 def match_at(state: DonCarloState, seed: int = 0) -> Match:  # type: ignore[type-arg]
