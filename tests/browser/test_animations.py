@@ -218,3 +218,71 @@ def test_every_board_keys_its_pieces_and_animates_without_errors(
     assert animated > 0, "some piece or card moved in ten moves"
     assert not errors, errors
     page.context.close()
+
+
+# Each time the log list is put into the page (every drawing): which lines run an animation then
+# (getAnimations() resolves the styles at once, so a line about to fade in counts too).
+WATCH_LOG = """() => { window.logAnims = [];
+  const look = () => window.logAnims.push([...document.querySelectorAll('.log li')]
+    .filter(li => li.getAnimations().length).map(li => li.querySelector('.n').textContent));
+  new MutationObserver(recs => {
+    if (recs.some(r => [...r.addedNodes].some(n => n.nodeType === 1 && (n.matches('.log, .log li')
+        || n.querySelector('.log'))))) look();
+  }).observe(document.body, { childList: true, subtree: true }); }"""
+# the table drawn again, and at once how its newest log lines look (one evaluate: bots redraw too)
+REDRAW_NEWEST = """() => { Tablero.ctx.draw();
+  return [...document.querySelectorAll('.log li')].slice(-5)
+    .map(li => [li.querySelector('.n').textContent, getComputedStyle(li).opacity, li.getAnimations().length]); }"""
+
+
+def _moves_with_redraws(page: Any, moves: int) -> list[list[Any]]:
+    """Play ``moves`` moves; after each, draw the table again (as a setting changed or a bot starting
+    to think does) and return the newest log lines as they stand right after each redraw."""
+    page.wait_for_selector(".moves button.move", timeout=WAIT)
+    page.evaluate(WATCH_LOG)
+    newest: list[list[Any]] = []
+    for _ in range(moves):
+        page.wait_for_selector(".moves button.move", timeout=WAIT)
+        play(page, page.locator(".moves button.move").first)
+        newest += page.evaluate(REDRAW_NEWEST)
+    return newest
+
+
+def test_a_new_log_line_fades_in_once_and_a_redraw_shows_it_at_once(browser: Any, server: str) -> None:
+    """The log list is put back into the page at every drawing; a line that came in fades in
+    once, and a redraw (a setting changed, a bot thinking, the end screen folded) shows it at once."""
+    errors: list[str] = []
+    page = open_seat(browser, server, el_grande(server), errors)
+    newest = _moves_with_redraws(page, 4)
+    assert newest and all(opacity == "1" and running == 0 for _, opacity, running in newest), newest
+    seen = page.evaluate("window.logAnims")
+    faded = [n for shot in seen for n in shot]
+    assert faded, "lines that come in fade in"
+    again = sorted({n for n in faded if faded.count(n) > 1})
+    assert again == [], f"log lines faded in again at a redraw: {again}"
+    # a setting switched off and on again redraws the table: the newest lines stay in view
+    page.click("#settings-button")
+    page.locator("#anim-setting").uncheck()
+    page.locator("#anim-setting").check()
+    page.click("#settings-button")
+    assert all(opacity == "1" and running == 0 for _, opacity, running in page.evaluate(REDRAW_NEWEST))
+    assert not errors, errors
+    page.context.close()
+
+
+@pytest.mark.parametrize("off", ["reduced-motion", "setting"])
+def test_no_log_line_fades_in_with_reduced_motion_or_the_setting_off(browser: Any, server: str, off: str) -> None:
+    errors: list[str] = []
+    ctx = {"reduced_motion": "reduce"} if off == "reduced-motion" else {}
+    page = open_seat(browser, server, el_grande(server), errors, **ctx)
+    if off == "setting":
+        page.click("#settings-button")
+        page.locator("#anim-setting").uncheck()
+        page.click("#settings-button")
+    newest = _moves_with_redraws(page, 3)
+    assert all(opacity == "1" for _, opacity, _ in newest), newest
+    seen = page.evaluate("window.logAnims")
+    assert len(seen) >= 3, "the log was drawn after every move"
+    assert all(shot == [] for shot in seen), f"log lines faded in: {seen}"
+    assert not errors, errors
+    page.context.close()

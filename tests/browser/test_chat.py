@@ -33,6 +33,16 @@ ASK = """() => {
 }"""
 """The browser's notification permission, not asked yet; asking it counts (window.asked) and grants it."""
 
+RECORD = """() => {
+  window.made = []; window.beeps = 0;
+  const N = function (title, opts) { window.made.push([title, opts.body]); this.close = () => {}; };
+  N.permission = "granted"; N.requestPermission = async () => "granted";
+  window.Notification = N;
+  const start = OscillatorNode.prototype.start;
+  OscillatorNode.prototype.start = function (...a) { window.beeps += 1; return start.apply(this, a); };
+}"""
+"""Count the notifications shown and the beeps started (the browser's own would need a person)."""
+
 SHOW = """() => {
   delete document.visibilityState; delete document.hidden; delete document.hasFocus;
   document.dispatchEvent(new Event("visibilitychange"));
@@ -207,5 +217,18 @@ def test_the_title_and_icon_change_when_it_becomes_your_move_in_a_hidden_tab(bro
     page.wait_for_function("JSON.parse(localStorage.getItem('tablero:alerts')).notify === true", timeout=WAIT)
     assert page.evaluate("window.asked") == 1
     assert page.is_checked("#alert-notify")
+    # switched on, both come when it next becomes Ana's move in a background tab
+    page.keyboard.press("Escape")
+    page.evaluate(RECORD)
+    page.evaluate(HIDE)
+    for _ in range(40):
+        v = page.get_attribute("#app", "data-version")
+        page.locator(".moves button.move").first.click()
+        page.wait_for_function("v => document.querySelector('#app')?.dataset.version !== v", arg=v, timeout=WAIT)
+        page.wait_for_selector(".moves button.move", timeout=WAIT)
+        if page.title() != title:
+            break
+    assert page.evaluate("window.made") == [["● Your move — Don Carlo", "Ana, it is your move in Don Carlo."]]
+    assert page.evaluate("window.beeps") == 1
     assert not errors, errors
     page.context.close()

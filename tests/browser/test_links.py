@@ -265,6 +265,8 @@ def test_the_lobby_speaks_german_options_by_their_words(browser: Any, server: st
             page.select_option("#f-game", gid)
             labels = page.locator("#create-form .opt .opt-label").all_inner_texts()
             assert labels == [o["label"] for o in g["options"]]
+            helps = page.locator("#create-form .opt .opt-help").all_inner_texts()  # a short explanation each
+            assert helps == [o["help"] for o in g["options"]] and all(helps)
             kinds = page.locator("#f-kind-1 option").all_inner_texts()
             assert any(k.startswith(f"Bot: {de['bot.random']}") for k in kinds)
         # Mafia Legend's families: chosen by the players or given in seat order, no engine names to type

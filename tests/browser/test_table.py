@@ -6,6 +6,7 @@ Screenshots of each game's table on desktop and phone go to build/screenshots/ta
 
 from __future__ import annotations
 
+import base64
 import json
 import time
 from typing import Any
@@ -343,3 +344,52 @@ def test_el_grande_round_line_counts_rounds_once(browser: Any, server: str) -> N
         assert page.inner_text(".eg-roundtxt") == want
         page.context.close()
     assert not errors, errors
+
+
+# The seat bar on a phone, as drawn: is it wider than the screen, and which seat runs past its right edge
+CUT_SEAT = """sel => { const bar = document.querySelector(sel); const r = bar.getBoundingClientRect();
+  const cut = [...bar.querySelectorAll('.seat')].map(s => s.getBoundingClientRect())
+    .find(b => b.left < r.right - 8 && b.right > r.right + 1);
+  return {overflow: bar.scrollWidth > bar.clientWidth + 1, x: r.width - 2,
+          y: cut ? (cut.top + cut.bottom) / 2 - r.top : null, bg: getComputedStyle(bar).backgroundColor}; }"""
+# one pixel of a PNG (base64), read through a canvas (no image library needed)
+PIXEL = """async ([png, x, y]) => { const img = new Image(); img.src = 'data:image/png;base64,' + png;
+  await img.decode(); const c = document.createElement('canvas'); c.width = img.width; c.height = img.height;
+  const g = c.getContext('2d'); g.drawImage(img, 0, 0);
+  return [...g.getImageData(Math.round(x), Math.round(y), 1, 1).data].slice(0, 3); }"""
+
+
+def _seat_bar_hints_that_it_scrolls(page: Any, sel: str) -> None:
+    """The seat that runs past the bar's right edge fades into the bar there (no hard cut in the
+    middle of a name); scrolled to its end, the bar shows its last seat whole."""
+    got = page.evaluate(CUT_SEAT, sel)
+    assert got["overflow"] and got["y"] is not None, got
+    png = base64.b64encode(page.locator(sel).screenshot(scale="css", animations="disabled")).decode()
+    edge = page.evaluate(PIXEL, [png, got["x"], got["y"]])
+    bg = [int(c) for c in got["bg"][got["bg"].index("(") + 1:].rstrip(")").split(",")[:3]]
+    assert max(abs(a - b) for a, b in zip(edge, bg, strict=True)) <= 8, \
+        f"the seat at the right edge is cut hard: pixel {edge}, bar {bg}"
+    last = page.evaluate("""sel => { const bar = document.querySelector(sel); bar.scrollLeft = bar.scrollWidth;
+        const r = bar.getBoundingClientRect(), s = [...bar.querySelectorAll('.seat')].pop().getBoundingClientRect();
+        return s.right <= r.right + 0.5 && s.left >= r.left; }""", sel)
+    assert last, "scrolled to its end, the last seat shows whole"
+
+
+def test_a_phone_seat_bar_that_runs_past_the_edge_shows_that_it_scrolls(browser: Any, server: str) -> None:
+    errors: list[str] = []
+    names = ["Anastasia", "Bartholomew", "Cleopatra", "Dimitrios", "Evangelina"]
+    seats = [{"kind": "you", "name": names[0]}, *({"kind": "bot", "bot": "random", "name": n} for n in names[1:])]
+    g = create(server, "el-grande", seats, {"short_game": True}, move_seconds=300)
+    page = open_table(browser, server, g, errors, **PHONE)
+    page.wait_for_selector(".moves button.move", timeout=WAIT)
+    _seat_bar_hints_that_it_scrolls(page, ".seatbar")
+    page.context.close()
+    # the tutorial's seat bar (Mafia Legend, four families) on a phone
+    ctx = browser.new_context(**PHONE)
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server}/tutorial/mafia-legend?lang=de#step-4")
+    page.wait_for_selector("#app[data-step='3'] .tut-seats .seat", timeout=WAIT)
+    _seat_bar_hints_that_it_scrolls(page, ".tut-seats")
+    assert not errors, errors
+    ctx.close()

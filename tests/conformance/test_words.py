@@ -23,7 +23,7 @@ import pytest
 from tablero.core.match import Match
 from tablero.core.messages import CORE_CATALOGUE, LANGUAGES, Message, Translator, parse_template
 from tablero.core.protocol import CHANCE, Game
-from tablero.registry import GAMES
+from tablero.registry import GAMES, TUTORIALS
 
 NAMES = ("Ana", "Ben", "Cleo", "Dan", "Eva")
 
@@ -220,3 +220,33 @@ def test_core_catalogue_is_whole_in_both_languages() -> None:
     assert one(Message("core.result.winners", seats=(0,))) == "Winner: Ana"
     assert one(Message("core.result.winners", seats=(0, 1))) == "Winners: Ana, Ben"
     assert two(Message("core.result.winners", seats=(0, 1))) == "Gewinner: Ana, Ben"
+
+
+TAUGHT_GENDERED = {"en": re.compile(r"\b(his|her|hers|him|he|she|himself|herself)\b", re.IGNORECASE),
+                   "de": re.compile(r"\b(sein|seine|seinen|seinem|seiner|seines|ihm|ihn)\b", re.IGNORECASE)}
+"""A tutorial's texts speak of the other players by name: no "he"/"his"/"her" (German: no "sein-",
+"ihm", "ihn"; "ihr-" stays, it is also "their")."""
+
+
+@pytest.mark.parametrize("gid", _cases("catalogues"))
+def test_no_gendered_pronoun_for_players_in_the_catalogue_or_the_tutorial(gid: str) -> None:
+    """Every template of the game's catalogue (log lines never rendered in a random game too) and
+    every text of its tutorial, as written and as rendered with the tutorial's names."""
+    game, tut = GAMES[gid], TUTORIALS[gid]
+    bad: list[str] = []
+    for lang in LANGUAGES:
+        for key, template in game.catalogue()[lang].items():
+            m = GENDERED[lang].search(template)
+            if m:
+                bad.append(f"{lang} {key}: {m.group(0)!r} in {template!r}")
+        for key, template in tut.catalogue[lang].items():
+            m = TAUGHT_GENDERED[lang].search(template)
+            if m:
+                bad.append(f"{lang} {key}: {m.group(0)!r} in {template!r}")
+        tr = Translator(lang, [game.catalogue(), tut.catalogue], tut.names)
+        for msg in tut.messages():
+            text = tr(msg)
+            m = TAUGHT_GENDERED[lang].search(text)
+            if m:
+                bad.append(f"{lang} {msg.id}: {m.group(0)!r} in {text!r}")
+    assert not bad, "\n".join(bad)

@@ -116,7 +116,7 @@ CATALOGUE: Final[Catalogue] = {
         "tut.dc.majority.title": "Majorities at the end",
         "tut.dc.majority.task": "Bruno and Carla are out and your deck is empty: this is the last agent of the "
                                 "game. Bruno leads Schwadronien (sums 9 to 12) with 2 agents to your 1. Draw level "
-                                "with him there.",
+                                "with Bruno there.",
         "tut.dc.majority.explain": "When nobody can send an agent any more, the game ends and each country pays "
                                    "its majority points to the family with the most agents there. Families tied "
                                    "at the top each get the full points (the default; a table may choose to "
@@ -132,7 +132,7 @@ CATALOGUE: Final[Catalogue] = {
         "tut.dc.code.title": "Einen Agenten schicken",
         "tut.dc.code.task": "Schicke einen Agenten nach Protzland: Wähle Karten deiner Hand, deren Ziffern "
                             "zusammen 7 ergeben.",
-        "tut.dc.code.explain": "Ein Codename besteht aus einer bis vier Karten deiner Hand; seine Ziffernsumme "
+        "tut.dc.code.explain": "Ein Codename besteht aus einer bis vier Karten deiner Hand; die Summe der Ziffern "
                                "bestimmt das Land, und Protzland nimmt die Summe 7. Dein Agent ist der dritte in "
                                "Protzland und bringt darum sofort 3 Einflusspunkte: Ein Agent zählt so viele "
                                "Punkte, wie Agenten im Land liegen, er selbst eingeschlossen. Danach hast du auf "
@@ -153,7 +153,7 @@ CATALOGUE: Final[Catalogue] = {
                                  "Codenamen: 0/2/5 ist nicht 2/5. Dein Agent ist der zweite in Protzland: 2 "
                                  "Einflusspunkte.",
         "tut.dc.unique.hint": "Protzland nimmt die Summe 7, und 2/5 ist schon vergeben. Eine 0 ändert den "
-                              "Codenamen, nicht aber seine Summe.",
+                              "Codenamen, nicht aber die Summe.",
         "tut.dc.blocked.title": "Blockiert",
         "tut.dc.blocked.task": "Deine Hand bestand aus vier Nullen: kein Codename (die Summe 0 nimmt kein Land). "
                                "Darum warst du blockiert: Du hast deine Hand gezeigt und offen gezogen, bis ein "
@@ -166,9 +166,9 @@ CATALOGUE: Final[Catalogue] = {
         "tut.dc.majority.title": "Mehrheiten am Ende",
         "tut.dc.majority.task": "Bruno und Carla sind ausgeschieden, und dein Stapel ist leer: Das ist der letzte "
                                 "Agent des Spiels. Bruno führt in Schwadronien (Summen 9 bis 12) mit 2 Agenten gegen "
-                                "deinen einen. Zieh dort mit ihm gleich.",
+                                "deinen einen. Zieh dort mit Bruno gleich.",
         "tut.dc.majority.explain": "Wenn niemand mehr einen Agenten schicken kann, endet das Spiel, und jedes Land "
-                                   "gibt seine Mehrheitspunkte der Familie mit den meisten Agenten dort. Bei "
+                                   "gibt die eigenen Mehrheitspunkte der Familie mit den meisten Agenten dort. Bei "
                                    "Gleichstand an der Spitze erhält jede beteiligte Familie die vollen Punkte (die "
                                    "Voreinstellung; ein Tisch kann auch Teilen oder gar keine Punkte wählen). Du und "
                                    "Bruno erhaltet beide die 10 Punkte von Schwadronien.",

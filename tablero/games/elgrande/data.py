@@ -274,7 +274,7 @@ DATA_SPECS: Final[tuple[DataSpec, ...]] = (
     DataSpec(name="EXTRA_PLACEMENT", default=EXTRA_PLACEMENT, low=1, high=6, source="single source",
              help="1G (and 1H's extra placement): extra caballeros placed anywhere at most (§9.1)"),
     DataSpec(name="SECRET_RETURN", default=SECRET_RETURN, low=1, high=6, source="single source",
-             help="2F: caballeros each player returns from his secretly picked region (§9.2)"),
+             help="2F: caballeros each player returns from the region picked in secret (§9.2)"),
     DataSpec(name="CLASS_SCORINGS.3C.classes", default=CLASS_SCORINGS["3C"], low=1, high=20, check=_not_empty,
              source="single source",
              help="3C: the region classes (printed first values) it scores, e.g. 6,7 (§9.3)"),

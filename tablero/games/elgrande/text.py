@@ -156,7 +156,7 @@ _DATA_EN = {
     "data.EXTRA_PLACEMENT": "1G/1H: extra caballeros placed",
     "data.EXTRA_PLACEMENT.help": "1G (and 1H's extra placement): extra caballeros placed anywhere at most (§9.1).",
     "data.SECRET_RETURN": "2F: caballeros each player returns",
-    "data.SECRET_RETURN.help": "2F: caballeros each player returns from his secretly picked region (§9.2).",
+    "data.SECRET_RETURN.help": "2F: caballeros each player returns from the region picked in secret (§9.2).",
     "data.CLASS_SCORINGS.classes": "{id}: region classes scored",
     "data.CLASS_SCORINGS.classes.help": "{id}: the region classes (a region's first printed value) it scores, "
                                         "e.g. 6,7 (§9.3).",
@@ -189,7 +189,7 @@ _DATA_DE = {
     "data.EXTRA_PLACEMENT.help": "1G (und die zusätzliche Einsetzung von 1H): höchstens so viele Caballeros "
                                  "zusätzlich beliebig einsetzen (§9.1).",
     "data.SECRET_RETURN": "2F: Caballeros, die jeder zurückgibt",
-    "data.SECRET_RETURN.help": "2F: Caballeros, die jeder aus seiner geheim gewählten Region zurückgibt (§9.2).",
+    "data.SECRET_RETURN.help": "2F: Caballeros, die jede Familie aus der geheim gewählten Region zurückgibt (§9.2).",
     "data.CLASS_SCORINGS.classes": "{id}: gewertete Regionsklassen",
     "data.CLASS_SCORINGS.classes.help": "{id}: die gewerteten Regionsklassen (der erste aufgedruckte Wert einer "
                                         "Region), z. B. 6,7 (§9.3).",

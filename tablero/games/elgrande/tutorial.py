@@ -163,14 +163,14 @@ CATALOGUE: Final[Catalogue] = {
                                    "shown and all caballeros left the Castillo for the regions picked: your 3 went "
                                    "to Galicia, and with 4 against Bruno's 2 you were first there when all nine "
                                    "regions were scored: 4 points, and 2 more because your Grande stands there. "
-                                   "Bruno picked the King's region, Sevilla: his caballeros went back to his court. "
-                                   "Scorings follow rounds 3, 6 and 9.",
+                                   "Bruno picked the King's region, Sevilla: those caballeros went back to "
+                                   "Bruno's court. Scorings follow rounds 3, 6 and 9.",
         "tut.eg.castillo.hint": "Pick Galicia: your Castillo caballeros will all go there.",
         "tut.eg.veto.title": "Veto!",
         "tut.eg.veto.task": "Carla took the King's card and wants to move the King now. You hold a Veto! card: "
-                            "cancel her special action.",
+                            "cancel Carla's special action.",
         "tut.eg.veto.explain": "Your Veto! cancelled the whole special action: the King stays in Sevilla. Carla "
-                               "still placed her caballeros next to him. A Veto! can be used in the round it was "
+                               "still placed caballeros next to the King. A Veto! can be used in the round it was "
                                "taken and in the next one, never against your own card.",
         "tut.eg.veto.hint": "Play your Veto!",
     },
@@ -228,14 +228,14 @@ CATALOGUE: Final[Catalogue] = {
                                    "gewählten Regionen: Deine 3 kamen nach Galicien, und mit 4 gegen Brunos 2 warst "
                                    "du dort Erste, als alle neun Regionen gewertet wurden: 4 Punkte und 2 "
                                    "weitere, weil dein Grande dort steht. Bruno wählte die Königsregion Sevilla: "
-                                   "Seine Caballeros kamen zurück an seinen Hof. Wertungen gibt es nach den Runden "
-                                   "3, 6 und 9.",
+                                   "Brunos Caballeros aus dem Castillo kamen zurück an den Hof. Wertungen gibt "
+                                   "es nach den Runden 3, 6 und 9.",
         "tut.eg.castillo.hint": "Wähle Galicien: Alle deine Caballeros aus dem Castillo ziehen dorthin.",
         "tut.eg.veto.title": "Veto!",
         "tut.eg.veto.task": "Carla hat die Königskarte genommen und will den König jetzt versetzen. Du hast eine "
-                            "Veto!-Karte: Verhindere ihre Sonderaktion.",
+                            "Veto!-Karte: Verhindere Carlas Sonderaktion.",
         "tut.eg.veto.explain": "Dein Veto! hat die ganze Sonderaktion verhindert: Der König bleibt in Sevilla. "
-                               "Carla hat ihre Caballeros trotzdem neben ihm eingesetzt. Ein Veto! gilt in der "
+                               "Carla hat trotzdem Caballeros neben dem König eingesetzt. Ein Veto! gilt in der "
                                "Runde, in der du es genommen hast, und in der nächsten, nie gegen deine eigene "
                                "Karte.",
         "tut.eg.veto.hint": "Spiele dein Veto!",

@@ -118,11 +118,11 @@ CATALOGUE: Final[Catalogue] = {
                                   "the job's sum; a failure costs turns.",
         "tut.ml.attempt.hint": "Attempt the job: the tags are complete, no dice needed.",
         "tut.ml.attack.title": "An attack",
-        "tut.ml.attack.task": "Bruno has money in his K2 field. Attack him with {card}: it has the eye, so it may "
+        "tut.ml.attack.task": "Bruno has money in the K2 field. Attack Bruno with {card}: it has the eye, so it may "
                               "go face up, and you may have it resolved now.",
         "tut.ml.attack.explain": "An attack goes into the opponent's attack field, one per field; face down it "
                                 "waits for the month end, face up (only with the eye) you choose now or the month "
-                                "end. Bruno did not defend, so the raid succeeded: his money in K2 went to the "
+                                "end. Bruno did not defend, so the raid succeeded: Bruno's money in K2 went to the "
                                 "discard pile.",
         "tut.ml.attack.hint": "Play {card} face up into Bruno's attack field, resolved now.",
         "tut.ml.defend.title": "A defence",
@@ -169,18 +169,18 @@ CATALOGUE: Final[Catalogue] = {
         "tut.ml.attempt.title": "Den Job erledigen",
         "tut.ml.attempt.task": "Dein Jobfeld hat ein Fahrzeug und Schnaps, die Merkmale von {job}. Versuche dich "
                                "jetzt am Job.",
-        "tut.ml.attempt.explain": "Karten, deren Merkmale den Job abdecken, erfüllen ihn ohne Würfel: +5 SP und "
+        "tut.ml.attempt.explain": "Karten, deren Merkmale den Job abdecken, erfüllen den Job ohne Würfel: +5 SP und "
                                   "Geldkarten — die 2 des Jobs und der Dollar auf der Whiskeykiste. Die Jobkarte "
                                   "behältst du, und ein neuer Job wird aufgedeckt. Ohne die Merkmale würfelst du "
                                   "einen W8 pro Würfelsymbol und brauchst die Summe des Jobs; ein Fehlschlag "
                                   "kostet Züge.",
         "tut.ml.attempt.hint": "Versuche dich am Job: Die Merkmale sind vollständig, Würfel braucht es nicht.",
         "tut.ml.attack.title": "Ein Angriff",
-        "tut.ml.attack.task": "Bruno hat Geld in seinem Feld K2. Greife ihn mit {card} an: Die Karte hat das Auge, "
+        "tut.ml.attack.task": "Bruno hat Geld im Feld K2. Greife Bruno mit {card} an: Die Karte hat das Auge, "
                               "darf also offen liegen, und du darfst sie sofort auswerten lassen.",
         "tut.ml.attack.explain": "Ein Angriff kommt in das Angriffsfeld des Gegners, einer pro Feld; verdeckt wartet "
                                  "er auf das Monatsende, offen (nur mit dem Auge) wählst du: sofort oder am "
-                                 "Monatsende. Bruno hat sich nicht verteidigt, die Razzia gelang: Sein Geld in K2 "
+                                 "Monatsende. Bruno hat sich nicht verteidigt, die Razzia gelang: Brunos Geld in K2 "
                                  "kam auf den Ablagestapel.",
         "tut.ml.attack.hint": "Spiele {card} offen in Brunos Angriffsfeld, sofort ausgewertet.",
         "tut.ml.defend.title": "Eine Verteidigung",
@@ -198,7 +198,7 @@ CATALOGUE: Final[Catalogue] = {
         "tut.ml.month_end.explain": "Am Monatsende wird das Raster Spalte für Spalte aufgedeckt. Unter einem "
                                     "Charakter zählen Geld und Fäuste zusammen; wer das Mindestgebot für "
                                     "Bestechung oder Erpressung erreicht und am meisten hat, gewinnt den Charakter. "
-                                    "Deine $7 schlagen Brunos $5: {character} gehört dir, mit seinem Bonus — ein "
+                                    "Deine $7 schlagen Brunos $5: {character} gehört dir, samt Bonus — ein "
                                     "Ereignis, das du für den nächsten Monat wählst. Wer in diesem Monat die meisten "
                                     "neuen Charaktere hat, bekommt SP in Höhe der Monatszahl (im März 3).",
         "tut.ml.month_end.hint": "Spiele die $5 von hinter dem Sichtschirm nach K1.",

@@ -1075,15 +1075,25 @@
       }
       const ol = L.ol;
       for (const li of ol.querySelectorAll("li.fresh")) if (!li.bkLine.fresh) li.classList.remove("fresh");
+      // Only lines that arrive in this drawing fade in, once: the list leaves the page at every
+      // drawing, and a CSS animation starts over when its element comes back (lines drawn before
+      // stand at once). No fade with reduced motion or the animations setting off.
+      for (const li of ol.querySelectorAll("li.arrive")) li.classList.remove("arrive");
+      const motion = !!(BoardKit.animate && BoardKit.animate.enabled());
       let fresh = 0;
       for (; L.count < lines.length; L.count++) {
         const l = lines[L.count];
-        const cls = [l.fresh ? "fresh" : "", l.note ? "note" : "", l.section ? "section" : ""].filter(Boolean).join(" ");
+        const arrive = l.fresh && motion;
+        const cls = [l.fresh ? "fresh" : "", arrive ? "arrive" : "", l.note ? "note" : "",
+          l.section ? "section" : ""].filter(Boolean).join(" ");
         const li = el("li", { class: cls || null, "data-i": l.i },
           el("span", { class: "n", "aria-hidden": "true" }, String(L.count + 1)),
           el("span", { class: "t" }, BoardKit.renderLine(S.cat, l, names)));
         li.bkLine = l;
-        if (l.fresh) li.style.animationDelay = (Math.min(fresh++, 20) * 120) + "ms";
+        if (arrive) {
+          li.style.animationDelay = (Math.min(fresh++, 8) * 60) + "ms";
+          li.addEventListener("animationend", () => li.classList.remove("arrive"), { once: true });
+        }
         ol.append(li);
       }
       ol.style.setProperty("--digits", String(String(lines.length).length));  // line numbers never clipped
