@@ -7,12 +7,12 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 PYTHON ?= python3
 JOBS ?= 2
 
-.PHONY: install play serve services test test-deep lint typecheck pytest bench bench-bots bench-server bench-study clean
+.PHONY: install play serve services test test-deep lint typecheck pytest bench bench-bots bench-server bench-study bench-rl rl-example clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev]'
+	$(PY) -m pip install -q -e '.[dev,rl]'
 	@rm -f $(VENV)/.installed-*
 	@touch $(STAMP)
 
@@ -71,6 +71,19 @@ bench-server: install services
 ## efficiency, as JSON (docs/bench-study.json; docs/cluster.md).
 bench-study: install
 	$(BIN)/python -m tablero.study.scaling --repeat 3 --out docs/bench-study.json
+
+## Decisions/s through the research bindings (PettingZoo, OpenSpiel) beside the raw engine, as JSON.
+bench-rl: install
+	$(BIN)/python -m tablero.rl.bench --seconds 5 --out docs/bench-rl.json
+
+## The worked training example (docs/rl-training.md): MaskablePPO on Don Carlo, 3 players, a few
+## minutes on the CPU; the curve and the win shares go to docs/ (RL_EXAMPLE_ARGS="--steps 100000").
+RL_EXAMPLE_ARGS ?=
+rl-example: install
+	$(PY) -m pip install -q -e '.[dev,rl,train]'
+	$(PY) examples/train_don_carlo.py --out build/rl-example $(RL_EXAMPLE_ARGS)
+	cp build/rl-example/curve.png docs/images/rl-don-carlo-curve.png
+	cp build/rl-example/results.json docs/rl-training.json
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

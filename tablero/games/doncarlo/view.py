@@ -125,50 +125,107 @@ class DonCarloView:
                 "deciding": plain(self.deciding)}
 
 
+OBSERVE_CACHE_SIZE: Final = 4096
+"""Entries each of observe's caches keeps (countries, values of a multiset, private parts,
+deciding parts); a cache is emptied when full."""
+
+
+class _Values(dict[tuple[int, ...], tuple[int, ...]]):
+    """Counts per value -> the sorted values (``hand_values``), filled as asked."""
+
+    def __missing__(self, key: tuple[int, ...]) -> tuple[int, ...]:
+        if len(self) >= OBSERVE_CACHE_SIZE:
+            self.clear()
+        value = self[key] = hand_values(key)
+        return value
+
+
+_VALUES: Final = _Values()
+_COUNTRIES: Final[dict[tuple[Any, ...], CountryView]] = {}
+"""(country index, its accepted sums, its points, its agents as the state has them) -> its view:
+one object for a country that has not changed (the encoders cache by it)."""
+_PRIVATE: Final[dict[tuple[int, tuple[int, ...]], PrivateView]] = {}
+_DECIDING: Final[dict[tuple[int, int, tuple[int, ...], bool], Deciding]] = {}
+
+
+def _country(c: int, sums: frozenset[int], points: int, agents: tuple[tuple[int, int], ...]) -> CountryView:
+    if len(_COUNTRIES) >= OBSERVE_CACHE_SIZE:
+        _COUNTRIES.clear()
+    view = _COUNTRIES[c, sums, points, agents] = CountryView(
+        id=COUNTRIES[c].id,
+        sums=tuple(sorted(sums)),
+        points=points,
+        agents=tuple([(seat, CODE_TEXTS[code]) for seat, code in agents]),
+    )
+    return view
+
+
 def observe_state(s: DonCarloState, viewer: int | None) -> DonCarloView:
-    """What ``viewer`` (a seat, or None for a spectator) may know of ``s`` (§9)."""
+    """What ``viewer`` (a seat, or None for a spectator) may know of ``s`` (§9).
+
+    The parts that repeat from one step to the next (a country whose agents have not changed,
+    a hand's values, the private and deciding parts) come from small caches keyed by everything
+    they are made of: the same object for equal inputs.
+    """
     over = s.phase == OVER
     n = s.n
     table = s.data.COUNTRIES
-    scores = tuple(s.score(p) for p in range(n))
+    influence = s.influence
+    bonus = s.bonus
+    country_points = s.country_points
+    scores = tuple([a + b + c for a, b, c in zip(influence, bonus, country_points, strict=True)])
     ranks = None
     if over:
-        ranks = tuple(1 + sum(1 for o in scores if o > x) for x in scores)
+        ranks = tuple([1 + sum(1 for o in scores if o > x) for x in scores])
+    points = s.points
+    agents = s.agents
+    cached = _COUNTRIES.get
+    countries = []
+    for c in s.countries:
+        sums = table[c].sums
+        a = tuple(agents[c])
+        cv = cached((c, sums, points[c], a))
+        if cv is None:
+            cv = _country(c, sums, points[c], a)
+        countries.append(cv)
+    values = _VALUES.__getitem__
     public = PublicView(
         players=n,
         start_seat=s.start_seat,
         start_option=s.start_option,
         round=s.round,
         tie_rule=s.tie_rule,
-        countries=tuple(
-            CountryView(
-                id=COUNTRIES[c].id,
-                sums=tuple(sorted(table[c].sums)),
-                points=s.points[c],
-                agents=tuple((seat, CODE_TEXTS[code]) for seat, code in s.agents[c]),
-            )
-            for c in s.countries
-        ),
-        influence=tuple(s.influence),
-        bonus=tuple(s.bonus),
-        country_points=tuple(s.country_points),
+        countries=tuple(countries),
+        influence=tuple(influence),
+        bonus=tuple(bonus),
+        country_points=tuple(country_points),
         scores=scores,
         hand_sizes=tuple(s.hand_size),
         deck_sizes=tuple(s.deck_size),
-        known=tuple(hand_values(k) for k in s.known),
-        hands=tuple(hand_values(s.hand[p]) if over else None for p in range(n)),
+        known=tuple(map(values, map(tuple, s.known))),
+        hands=tuple(map(values, map(tuple, s.hand))) if over else (None,) * n,
         out=tuple(s.out),
         ranks=ranks,
     )
     private = None
     if viewer is not None and 0 <= viewer < n:
-        private = PrivateView(seat=viewer, hand=hand_values(s.hand[viewer]))
-    deciding = Deciding(
-        phase=PHASE_NAMES[s.phase],
-        turn=s.turn,
-        to_act=s.actors,
-        blocked=s.turn if s.blocked else None,
-    )
+        hand = values(tuple(s.hand[viewer]))
+        private = _PRIVATE.get((viewer, hand))
+        if private is None:
+            if len(_PRIVATE) >= OBSERVE_CACHE_SIZE:
+                _PRIVATE.clear()
+            private = _PRIVATE[viewer, hand] = PrivateView(seat=viewer, hand=hand)
+    key = (s.phase, s.turn, s.actors, s.blocked)
+    deciding = _DECIDING.get(key)
+    if deciding is None:
+        if len(_DECIDING) >= OBSERVE_CACHE_SIZE:
+            _DECIDING.clear()
+        deciding = _DECIDING[key] = Deciding(
+            phase=PHASE_NAMES[s.phase],
+            turn=s.turn,
+            to_act=s.actors,
+            blocked=s.turn if s.blocked else None,
+        )
     return DonCarloView(viewer=viewer, public=public, private=private, deciding=deciding, data=s.data)
 
 

@@ -229,8 +229,40 @@ class ElGrandeView:
                 "deciding": plain(self.deciding)}
 
 
+_VALUES: dict[int, tuple[int, ...]] = {}
+"""``_values`` by hand bitmask (at most 2**13 hands of the values 1-13)."""
+
+
 def _values(mask: int) -> tuple[int, ...]:
-    return tuple(v for v in POWER_VALUES if mask >> v & 1)
+    """The power values in the hand bitmask ``mask``, ascending."""
+    found = _VALUES.get(mask)
+    if found is None:
+        found = tuple(v for v in POWER_VALUES if mask >> v & 1)
+        if len(_VALUES) >= 1 << 14:  # only a mask with stray bits could get here
+            _VALUES.clear()
+        _VALUES[mask] = found
+    return found
+
+
+_TEXTS: dict[int, tuple[EGAction, str]] = {}
+"""``to_text`` of actions by ``id``; each entry holds its action, so the id cannot be reused
+while the entry lives (actions are interned: a game uses a few thousand)."""
+
+
+def _text(action: EGAction) -> str:
+    """``action.to_text()``, cached."""
+    hit = _TEXTS.get(id(action))
+    if hit is not None and hit[0] is action:
+        return hit[1]
+    text = action.to_text()
+    if len(_TEXTS) >= 8192:
+        _TEXTS.clear()
+    _TEXTS[id(action)] = (action, text)
+    return text
+
+
+_NOT_COMMITTED: dict[int, tuple[bool, ...]] = {}
+"""``committed`` outside the open secret pick, per player count."""
 
 
 def observe(s: ElGrandeState, viewer: int | None) -> ElGrandeView:
@@ -240,6 +272,10 @@ def observe(s: ElGrandeState, viewer: int | None) -> ElGrandeView:
     if over:
         ranks = tuple(1 + sum(1 for o in s.score if o > x) for x in s.score)
     ph = s.phase
+    if ph == PICK:
+        committed = tuple(s.picks[q] >= 0 for q in range(n))
+    else:
+        committed = _NOT_COMMITTED.get(n) or _NOT_COMMITTED.setdefault(n, (False,) * n)
     public = PublicView(
         players=n,
         data=s.data,
@@ -250,7 +286,7 @@ def observe(s: ElGrandeState, viewer: int | None) -> ElGrandeView:
         round_index=s.ri,
         order=tuple(s.order),
         turn_index=s.ti,
-        cab=tuple(tuple(c) for c in s.cab),
+        cab=tuple(map(tuple, s.cab)),
         court=tuple(s.court),
         province=tuple(s.province),
         grande=tuple(s.grande),
@@ -261,12 +297,12 @@ def observe(s: ElGrandeState, viewer: int | None) -> ElGrandeView:
         king_card=s.king_card,
         discard=tuple(s.discard),
         unseen=tuple(s.unseen),
-        power_log=tuple(tuple(x) for x in s.power_log),
+        power_log=tuple(map(tuple, s.power_log)),
         power_now=tuple(s.power_now),
         low_seat=s.low_seat,
-        hand_sizes=tuple(bin(h).count("1") for h in s.hand),
-        veto=tuple(tuple(v) for v in s.veto),
-        committed=tuple(ph == PICK and s.picks[q] >= 0 for q in range(n)),
+        hand_sizes=tuple(map(int.bit_count, s.hand)),
+        veto=tuple(map(tuple, s.veto)),
+        committed=committed,
         shown_picks=s.shown_picks,
         last=_last_seen(s, None),
         ranks=ranks,
@@ -310,7 +346,8 @@ def _last_seen(s: ElGrandeState, viewer: int | None) -> tuple[int, str]:
     if s.last is None:
         return CHANCE, ""
     actor, action = s.last
-    return actor, redact(actor, action, viewer).to_text()
+    seen = redact(actor, action, viewer)
+    return actor, (_text(action) if seen is action else seen.to_text())
 
 
 def _sample_power(log: tuple[int, ...], rng: Random, tries: int = 200) -> tuple[list[int], list[int], int]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from random import Random
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from tablero.core.serial import plain
 from tablero.games.mafia import data
@@ -41,10 +41,6 @@ HIDDEN = "?"
 SOMEONE_ELSE = -2
 """A determinized event card's knower: some seat, not the viewer (which one does not matter)."""
 Counts = tuple[tuple[str, int], ...]
-
-
-def _counts(d: dict[str, int]) -> Counts:
-    return tuple(sorted(d.items()))
 
 
 class SeenAttack(NamedTuple):
@@ -218,9 +214,76 @@ def _sees(mask: int, viewer: int | None) -> bool:
     return mask == SEEN_BY_ALL or (viewer is not None and bool(mask >> viewer & 1))
 
 
-def _attacks(s: MafiaState, v: int | None) -> tuple[SeenAttack | None, ...]:
+# The pieces of a view that are built card by card (a row of the grid, the attack column, the
+# open decision) are cached by their state's content: the state's records are immutable
+# NamedTuples, so equal keys give equal pieces, and a view (frozen) may share them. Each cache is
+# bounded: it is emptied when full.
+_CACHE_MAX = 4096
+_VIEWERS = SEEN_BY_ALL.bit_length() + 1
+"""The viewers a cache entry has a slot for: everyone (slot 0), then each seat ``v`` (slot ``v + 1``)."""
+RowKey = tuple[tuple[GridCard, ...], ...]
+SeenRow = tuple[tuple[SeenCard, ...], ...]
+_ROWS: dict[RowKey, list[SeenRow | None]] = {}
+_FIELDS: dict[tuple[GridCard, ...], list[tuple[SeenCard, ...] | None]] = {}
+"""Below the rows: a row that changed changed in one field."""
+_COLUMNS: dict[tuple[AttackSlot | None, ...], list[tuple[SeenAttack | None, ...] | None]] = {}
+_DECIDING: dict[tuple[tuple[int, ...], Decision, int], Deciding] = {}
+_NO_DECISION = Decision("")
+
+
+def _seen_field(cards: tuple[GridCard, ...], v: int | None) -> tuple[SeenCard, ...]:
+    """A field's cards as seat ``v`` (None: everyone) sees them."""
+    entry = _FIELDS.get(cards)
+    if entry is None:
+        if len(_FIELDS) >= _CACHE_MAX:
+            _FIELDS.clear()
+        entry = _FIELDS[cards] = [None] * _VIEWERS
+    slot = 0 if v is None else v + 1
+    seen = entry[slot]
+    if seen is None:
+        seen = entry[slot] = tuple([
+            SeenCard(sl.card if _sees(sl.seen_by, v) else HIDDEN, sl.source, sl.ignored, sl.seen_by == SEEN_BY_ALL)
+            for sl in cards])
+    return seen
+
+
+def _seen_row(row: RowKey, v: int | None) -> SeenRow:
+    return tuple([_seen_field(f, v) if f else () for f in row])
+
+
+def _grids(s: MafiaState, v: int | None) -> tuple[Grid, Grid]:
+    """The grid as every seat sees it, and as seat ``v`` sees it (the first again for ``v`` None)."""
+    rows = _ROWS
+    slot = 0 if v is None else v + 1
+    public: list[SeenRow] = []
+    own: list[SeenRow] = []
+    for row in s.fields:
+        if not any(row):
+            empty = ((),) * len(row)
+            public.append(empty)
+            own.append(empty)
+            continue
+        key = tuple(map(tuple, row))
+        entry = rows.get(key)
+        if entry is None:
+            if len(rows) >= _CACHE_MAX:
+                rows.clear()
+            entry = rows[key] = [None] * _VIEWERS
+        seen = entry[0]
+        if seen is None:
+            seen = entry[0] = _seen_row(key, None)
+        public.append(seen)
+        if slot:
+            seen = entry[slot]
+            if seen is None:
+                seen = entry[slot] = _seen_row(key, v)
+        own.append(seen)
+    return tuple(public), tuple(own)
+
+
+def _seen_column(column: tuple[AttackSlot | None, ...], v: int | None) -> tuple[SeenAttack | None, ...]:
     out: list[SeenAttack | None] = []
-    for x in s.atk:
+    for x in column:
         if x is None:
             out.append(None)
         elif x.is_disc:
@@ -231,70 +294,170 @@ def _attacks(s: MafiaState, v: int | None) -> tuple[SeenAttack | None, ...]:
     return tuple(out)
 
 
-def _grid(s: MafiaState, v: int | None) -> Grid:
-    return tuple(
-        tuple(tuple(SeenCard(sl.card if _sees(sl.seen_by, v) else HIDDEN, sl.source, sl.ignored,
-                             sl.seen_by == SEEN_BY_ALL) for sl in f) for f in row)
-        for row in s.fields
-    )
+def _attacks(s: MafiaState, v: int | None) -> tuple[tuple[SeenAttack | None, ...], tuple[SeenAttack | None, ...]]:
+    """The attack column as every seat sees it, and as seat ``v`` sees it (the first again for ``v`` None)."""
+    if not any(s.atk):
+        empty = (None,) * len(s.atk)
+        return empty, empty
+    key = tuple(s.atk)
+    entry = _COLUMNS.get(key)
+    if entry is None:
+        if len(_COLUMNS) >= _CACHE_MAX:
+            _COLUMNS.clear()
+        entry = _COLUMNS[key] = [None] * _VIEWERS
+    public = entry[0]
+    if public is None:
+        public = entry[0] = _seen_column(key, None)
+    if v is None:
+        return public, public
+    own = entry[v + 1]
+    if own is None:
+        own = entry[v + 1] = _seen_column(key, v)
+    return public, own
+
+
+def _deciding(s: MafiaState) -> Deciding:
+    d = s.decision if s.decision is not None and not s.over else _NO_DECISION
+    key = (s.actors, d, s.month_end_step)
+    out = _DECIDING.get(key)
+    if out is None:
+        if len(_DECIDING) >= _CACHE_MAX:
+            _DECIDING.clear()
+        out = _DECIDING[key] = Deciding(
+            to_act=s.actors, kind=d.kind, seat=d.seat, target=d.target, receiver=d.receiver, deck=d.deck,
+            dest=d.dest, reason=d.reason, column=d.column, taken=d.taken, dice=d.dice,
+            month_end_step=s.month_end_step)
+    return out
+
+
+def _draft(cls: type) -> type:
+    """A plain class with the slots of the frozen dataclass ``cls`` (the same layout): a view is built
+    as a draft with plain attribute stores, then made a ``cls`` by ``__class__`` assignment. The object
+    is the one ``cls(**fields)`` would make (no view class has a ``__post_init__``), in a fraction of
+    the time: the generated ``__init__`` matches keywords and stores through ``object.__setattr__``
+    field by field, which for :class:`PublicView`'s 57 fields was the largest single cost of a view.
+    A field the builder forgets stays unset, and the view's ``==``, ``repr`` and JSON then fail at once.
+    """
+    if hasattr(cls, "__post_init__") or "__dict__" in cls.__dict__ or "__weakref__" in cls.__dict__:
+        raise TypeError(f"{cls.__name__} is not a slotted dataclass without __post_init__")
+    return type(f"_{cls.__name__}Draft", (), {"__slots__": cls.__dict__["__slots__"], "__module__": __name__})
+
+
+_PublicDraft = _draft(PublicView)
+_PrivateDraft = _draft(PrivateView)
+_ViewDraft = _draft(MafiaView)
+_new = object.__new__
 
 
 def observe(s: MafiaState, viewer: int | None) -> MafiaView:
     n = s.n
     v = viewer if viewer is not None and 0 <= viewer < n else None
-    public = PublicView(
-        players=n, data=s.data, variant=s.variant, missions=s.missions, bonus_basis=s.bonus_basis,
-        start_option=s.start_option, families_opt=s.families_opt, goal=s.goal,
-        month=s.month, phase=s.phase, order=tuple(s.order), turn_pos=s.turn_pos, step=s.step, played=s.played,
-        limit=s.limit, grossoffensive=s.grossoffensive, family=tuple(s.family), discs=tuple(s.discs),
-        vp=tuple(s.vp), chars=tuple(tuple(c) for c in s.chars), jobs_done=tuple(tuple(j) for j in s.jobs_done),
-        sets=tuple(tuple(x) for x in s.sets), sitout=tuple(s.sitout), ability_used=tuple(s.ability_used),
-        acquired=tuple(s.acquired),
-        hand_sizes=tuple(sum(s.hand_a[q].values()) + sum(s.hand_m[q].values()) for q in range(n)),
-        screen_sizes=tuple(sum(s.screen[q].values()) for q in range(n)),
-        mission_dealt=tuple(bool(m) for m in s.mission),
-        public_money=tuple((_counts(s.hand_m[q]), _counts(s.screen[q])) if s.over else None for q in range(n)),
-        public_missions=tuple(s.mission) if s.over else None,
-        atk=_attacks(s, None), grid=_grid(s, None), row=tuple(s.row), job=s.job, job_done_month=s.job_done_month,
-        powers=tuple(s.powers),
-        deck_sizes=tuple((k, sum(d.values())) for k, d in sorted(s.decks.items())),
-        job_bottom=tuple(s.job_bottom),
-        event_bottom=tuple(HIDDEN for _ in s.event_bottom),
-        disc_a=_counts(s.disc_a), disc_m=_counts(s.disc_m), disc_c=_counts(s.disc_c), ashtray=s.ashtray,
-        this_events=tuple(s.this_events), next_events=tuple(s.next_events),
-        events_out=_events_out(s), star=s.star, dice=tuple(s.dice),
-        event_choice=tuple(HIDDEN for _ in s.event_choice),
-        set_aside_counts=tuple(len(d) for d in s.set_aside),
-        must_discard=tuple(s.must_discard),
-        money_moved=(sum(s.moved_to_hand.values()), sum(s.moved_to_screen.values())),
-        reveals=tuple(s.reveals),
-        schedule=tuple(reversed(s.tasks)),
-        over=s.over, winners=s.winners,
-        last=(s.last.seat, s.last.public_text),
-    )
-    private = None
+    over = s.over
+    hand_a, hand_m, screen, last = s.hand_a, s.hand_m, s.screen, s.last
+    atk, own_atk = _attacks(s, v)
+    grid, own_grid = _grids(s, v)
+    pub: Any = _new(_PublicDraft)
+    pub.players = n
+    pub.data = s.data
+    pub.variant = s.variant
+    pub.missions = s.missions
+    pub.bonus_basis = s.bonus_basis
+    pub.start_option = s.start_option
+    pub.families_opt = s.families_opt
+    pub.goal = s.goal
+    pub.month = s.month
+    pub.phase = s.phase
+    pub.order = tuple(s.order)
+    pub.turn_pos = s.turn_pos
+    pub.step = s.step
+    pub.played = s.played
+    pub.limit = s.limit
+    pub.grossoffensive = s.grossoffensive
+    pub.family = tuple(s.family)
+    pub.discs = tuple(s.discs)
+    pub.vp = tuple(s.vp)
+    pub.chars = tuple(map(tuple, s.chars))
+    pub.jobs_done = tuple(map(tuple, s.jobs_done))
+    pub.sets = tuple(map(tuple, s.sets))
+    pub.sitout = tuple(s.sitout)
+    pub.ability_used = tuple(s.ability_used)
+    pub.acquired = tuple(s.acquired)
+    pub.hand_sizes = tuple([sum(a.values()) + sum(m.values()) for a, m in zip(hand_a, hand_m, strict=True)])
+    pub.screen_sizes = tuple([sum(d.values()) for d in screen])
+    pub.mission_dealt = tuple(map(bool, s.mission))
+    if over:
+        pub.public_money = tuple([(tuple(sorted(hand_m[q].items())), tuple(sorted(screen[q].items())))
+                                  for q in range(n)])
+        pub.public_missions = tuple(s.mission)
+    else:
+        pub.public_money = (None,) * n
+        pub.public_missions = None
+    pub.atk = atk
+    pub.grid = grid
+    pub.row = tuple(s.row)
+    pub.job = s.job
+    pub.job_done_month = s.job_done_month
+    pub.powers = tuple(s.powers)
+    pub.deck_sizes = tuple([(k, sum(d.values())) for k, d in sorted(s.decks.items())])
+    pub.job_bottom = tuple(s.job_bottom)
+    pub.event_bottom = (HIDDEN,) * len(s.event_bottom)
+    pub.disc_a = tuple(sorted(s.disc_a.items()))
+    pub.disc_m = tuple(sorted(s.disc_m.items()))
+    pub.disc_c = tuple(sorted(s.disc_c.items()))
+    pub.ashtray = s.ashtray
+    pub.this_events = tuple(s.this_events)
+    pub.next_events = tuple(s.next_events)
+    pub.events_out = _events_out(s)
+    pub.star = s.star
+    pub.dice = tuple(s.dice)
+    pub.event_choice = (HIDDEN,) * len(s.event_choice)
+    pub.set_aside_counts = tuple(map(len, s.set_aside))
+    pub.must_discard = tuple(s.must_discard)
+    pub.money_moved = (sum(s.moved_to_hand.values()), sum(s.moved_to_screen.values()))
+    pub.reveals = tuple(s.reveals)
+    pub.schedule = tuple(reversed(s.tasks))
+    pub.over = over
+    pub.winners = s.winners
+    pub.last = (last.seat, last.public_text)
+    pub.__class__ = PublicView
+    mine: Any = None
     if v is not None:
-        private = PrivateView(
-            seat=v, hand_actions=_counts(s.hand_a[v]), hand_money=_counts(s.hand_m[v]),
-            screen=_counts(s.screen[v]), mission=s.mission[v], set_aside=tuple(s.set_aside[v]),
-            money_moved=(_counts(s.moved_to_hand), _counts(s.moved_to_screen)) if v == s.active else None,
-            atk=_attacks(s, v), grid=_grid(s, v),
-            event_bottom=tuple(e.card if e.knower == v else HIDDEN for e in s.event_bottom),
-            event_choice=tuple(e.card if e.knower == v else HIDDEN for e in s.event_choice),
-            last_move=s.last.text if s.last.seat == v else "",
-        )
-    d = s.decision if s.decision is not None and not s.over else Decision("")
-    deciding = Deciding(to_act=s.actors, kind=d.kind, seat=d.seat, target=d.target, receiver=d.receiver,
-                        deck=d.deck, dest=d.dest, reason=d.reason, column=d.column, taken=d.taken, dice=d.dice,
-                        month_end_step=s.month_end_step)
-    return MafiaView(viewer=viewer, public=public, private=private, deciding=deciding)
+        mine = _new(_PrivateDraft)
+        mine.seat = v
+        mine.hand_actions = tuple(sorted(hand_a[v].items()))
+        mine.hand_money = tuple(sorted(hand_m[v].items()))
+        mine.screen = tuple(sorted(screen[v].items()))
+        mine.mission = s.mission[v]
+        mine.set_aside = tuple(s.set_aside[v])
+        mine.money_moved = ((tuple(sorted(s.moved_to_hand.items())), tuple(sorted(s.moved_to_screen.items())))
+                            if v == s.active else None)
+        mine.atk = own_atk
+        mine.grid = own_grid
+        mine.event_bottom = tuple([e.card if e.knower == v else HIDDEN for e in s.event_bottom])
+        mine.event_choice = tuple([e.card if e.knower == v else HIDDEN for e in s.event_choice])
+        mine.last_move = last.text if last.seat == v else ""
+        mine.__class__ = PrivateView
+    view: Any = _new(_ViewDraft)
+    view.viewer = viewer
+    view.public = pub
+    view.private = mine
+    view.deciding = _deciding(s)
+    view.__class__ = MafiaView
+    return cast(MafiaView, view)
+
+
+_EVENTS: frozenset[str] = frozenset(data.EVENTS)
 
 
 def _events_out(s: MafiaState) -> tuple[str, ...]:
     if s.variant != "advanced":
         return ()
-    inside = set(s.decks["E"]) | {e.card for e in s.event_bottom} | {e.card for e in s.event_choice}
-    return tuple(sorted(set(data.EVENTS) - inside - set(s.this_events) - set(s.next_events)))
+    out = _EVENTS.difference(s.decks["E"], s.this_events, s.next_events)
+    if s.event_bottom:
+        out = out.difference([e.card for e in s.event_bottom])
+    if s.event_choice:
+        out = out.difference([e.card for e in s.event_choice])
+    return tuple(sorted(out))
 
 
 # ---------------------------------------------------------------------------- determinization
