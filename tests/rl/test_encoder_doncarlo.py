@@ -28,6 +28,7 @@ from tablero.rl.encoders.doncarlo import (
     ROUND_DIV,
     DonCarloEncoder,
 )
+from tablero.testing.playouts import random_playout
 
 GAME = get_game("don-carlo")
 DOC = Path(__file__).parents[2] / "docs" / "rl" / "don-carlo.md"
@@ -52,19 +53,12 @@ def _encoder(players: int, other: bool = False) -> DonCarloEncoder:
 @cache
 def _states(players: int, seed: int, other: bool = False) -> tuple[Any, ...]:
     """Clones of the states before every step of a random playout (the last one: the end)."""
-    s = GAME.new_initial_state(players, _options(players, other))
-    rng = Random(seed)
-    out = []
-    while True:
-        out.append(s.clone())
-        actors = GAME.to_act(s)
-        if not actors:
-            return tuple(out)
-        if actors == (CHANCE,):
-            GAME.apply(s, CHANCE, GAME.sample_chance(s, rng))
-            continue
-        legal = GAME.legal_actions(s, actors[0])
-        GAME.apply(s, actors[0], legal[rng.randrange(len(legal))])
+    out, state = [], None
+    for step in random_playout(GAME, players, seed, options=_options(players, other)):
+        out.append(step.state.clone())
+        state = step.state
+    out.append(state)  # the live state, now at the end
+    return tuple(out)
 
 
 def _blocks(enc: DonCarloEncoder, view: DonCarloView) -> dict[str, np.ndarray]:

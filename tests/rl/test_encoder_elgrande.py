@@ -18,6 +18,7 @@ from tablero.games.elgrande.view import ElGrandeView
 from tablero.registry import get_game
 from tablero.rl.encoders import layout_markdown, make_encoder
 from tablero.rl.encoders.elgrande import ElGrandeEncoder
+from tablero.testing.playouts import random_playout
 
 GAME = get_game("el-grande")
 DOC = Path(__file__).parents[2] / "docs" / "rl" / "el-grande.md"
@@ -34,20 +35,12 @@ def _encoder(players: int, short: bool = True) -> ElGrandeEncoder:
 @cache
 def _states(players: int, seed: int, short: bool = True) -> tuple[Any, ...]:
     """Clones of the states before every step of a random playout (the last one: the end)."""
-    s = GAME.new_initial_state(players, SHORT if short else {})
-    rng = Random(seed)
-    out = []
-    while True:
-        out.append(s.clone())
-        actors = GAME.to_act(s)
-        if not actors:
-            return tuple(out)
-        if actors == (CHANCE,):
-            GAME.apply(s, CHANCE, GAME.sample_chance(s, rng))
-            continue
-        seat = actors[rng.randrange(len(actors))]
-        legal = GAME.legal_actions(s, seat)
-        GAME.apply(s, seat, legal[rng.randrange(len(legal))])
+    out, state = [], None
+    for step in random_playout(GAME, players, seed, options=SHORT if short else {}):
+        out.append(step.state.clone())
+        state = step.state
+    out.append(state)  # the live state, now at the end
+    return tuple(out)
 
 
 def _decisions(players: int, seed: int, short: bool = True) -> list[Any]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from random import Random
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
 from tablero.core.serial import plain
 from tablero.games.mafia import data
@@ -330,25 +330,6 @@ def _deciding(s: MafiaState) -> Deciding:
     return out
 
 
-def _draft(cls: type) -> type:
-    """A plain class with the slots of the frozen dataclass ``cls`` (the same layout): a view is built
-    as a draft with plain attribute stores, then made a ``cls`` by ``__class__`` assignment. The object
-    is the one ``cls(**fields)`` would make (no view class has a ``__post_init__``), in a fraction of
-    the time: the generated ``__init__`` matches keywords and stores through ``object.__setattr__``
-    field by field, which for :class:`PublicView`'s 57 fields was the largest single cost of a view.
-    A field the builder forgets stays unset, and the view's ``==``, ``repr`` and JSON then fail at once.
-    """
-    if hasattr(cls, "__post_init__") or "__dict__" in cls.__dict__ or "__weakref__" in cls.__dict__:
-        raise TypeError(f"{cls.__name__} is not a slotted dataclass without __post_init__")
-    return type(f"_{cls.__name__}Draft", (), {"__slots__": cls.__dict__["__slots__"], "__module__": __name__})
-
-
-_PublicDraft = _draft(PublicView)
-_PrivateDraft = _draft(PrivateView)
-_ViewDraft = _draft(MafiaView)
-_new = object.__new__
-
-
 def observe(s: MafiaState, viewer: int | None) -> MafiaView:
     n = s.n
     v = viewer if viewer is not None and 0 <= viewer < n else None
@@ -356,94 +337,90 @@ def observe(s: MafiaState, viewer: int | None) -> MafiaView:
     hand_a, hand_m, screen, last = s.hand_a, s.hand_m, s.screen, s.last
     atk, own_atk = _attacks(s, v)
     grid, own_grid = _grids(s, v)
-    pub: Any = _new(_PublicDraft)
-    pub.players = n
-    pub.data = s.data
-    pub.variant = s.variant
-    pub.missions = s.missions
-    pub.bonus_basis = s.bonus_basis
-    pub.start_option = s.start_option
-    pub.families_opt = s.families_opt
-    pub.goal = s.goal
-    pub.month = s.month
-    pub.phase = s.phase
-    pub.order = tuple(s.order)
-    pub.turn_pos = s.turn_pos
-    pub.step = s.step
-    pub.played = s.played
-    pub.limit = s.limit
-    pub.grossoffensive = s.grossoffensive
-    pub.family = tuple(s.family)
-    pub.discs = tuple(s.discs)
-    pub.vp = tuple(s.vp)
-    pub.chars = tuple(map(tuple, s.chars))
-    pub.jobs_done = tuple(map(tuple, s.jobs_done))
-    pub.sets = tuple(map(tuple, s.sets))
-    pub.sitout = tuple(s.sitout)
-    pub.ability_used = tuple(s.ability_used)
-    pub.acquired = tuple(s.acquired)
-    pub.hand_sizes = tuple([sum(a.values()) + sum(m.values()) for a, m in zip(hand_a, hand_m, strict=True)])
-    pub.screen_sizes = tuple([sum(d.values()) for d in screen])
-    pub.mission_dealt = tuple(map(bool, s.mission))
+    public_money: tuple[tuple[Counts, Counts] | None, ...]
     if over:
-        pub.public_money = tuple([(tuple(sorted(hand_m[q].items())), tuple(sorted(screen[q].items())))
-                                  for q in range(n)])
-        pub.public_missions = tuple(s.mission)
+        public_money = tuple([(tuple(sorted(hand_m[q].items())), tuple(sorted(screen[q].items()))) for q in range(n)])
+        public_missions = tuple(s.mission)
     else:
-        pub.public_money = (None,) * n
-        pub.public_missions = None
-    pub.atk = atk
-    pub.grid = grid
-    pub.row = tuple(s.row)
-    pub.job = s.job
-    pub.job_done_month = s.job_done_month
-    pub.powers = tuple(s.powers)
-    pub.deck_sizes = tuple([(k, sum(d.values())) for k, d in sorted(s.decks.items())])
-    pub.job_bottom = tuple(s.job_bottom)
-    pub.event_bottom = (HIDDEN,) * len(s.event_bottom)
-    pub.disc_a = tuple(sorted(s.disc_a.items()))
-    pub.disc_m = tuple(sorted(s.disc_m.items()))
-    pub.disc_c = tuple(sorted(s.disc_c.items()))
-    pub.ashtray = s.ashtray
-    pub.this_events = tuple(s.this_events)
-    pub.next_events = tuple(s.next_events)
-    pub.events_out = _events_out(s)
-    pub.star = s.star
-    pub.dice = tuple(s.dice)
-    pub.event_choice = (HIDDEN,) * len(s.event_choice)
-    pub.set_aside_counts = tuple(map(len, s.set_aside))
-    pub.must_discard = tuple(s.must_discard)
-    pub.money_moved = (sum(s.moved_to_hand.values()), sum(s.moved_to_screen.values()))
-    pub.reveals = tuple(s.reveals)
-    pub.schedule = tuple(reversed(s.tasks))
-    pub.over = over
-    pub.winners = s.winners
-    pub.last = (last.seat, last.public_text)
-    pub.__class__ = PublicView
-    mine: Any = None
+        public_money = (None,) * n
+        public_missions = None
+    pub = PublicView(
+        players=n,
+        data=s.data,
+        variant=s.variant,
+        missions=s.missions,
+        bonus_basis=s.bonus_basis,
+        start_option=s.start_option,
+        families_opt=s.families_opt,
+        goal=s.goal,
+        month=s.month,
+        phase=s.phase,
+        order=tuple(s.order),
+        turn_pos=s.turn_pos,
+        step=s.step,
+        played=s.played,
+        limit=s.limit,
+        grossoffensive=s.grossoffensive,
+        family=tuple(s.family),
+        discs=tuple(s.discs),
+        vp=tuple(s.vp),
+        chars=tuple(map(tuple, s.chars)),
+        jobs_done=tuple(map(tuple, s.jobs_done)),
+        sets=tuple(map(tuple, s.sets)),
+        sitout=tuple(s.sitout),
+        ability_used=tuple(s.ability_used),
+        acquired=tuple(s.acquired),
+        hand_sizes=tuple([sum(a.values()) + sum(m.values()) for a, m in zip(hand_a, hand_m, strict=True)]),
+        screen_sizes=tuple([sum(d.values()) for d in screen]),
+        mission_dealt=tuple(map(bool, s.mission)),
+        public_money=public_money,
+        public_missions=public_missions,
+        atk=atk,
+        grid=grid,
+        row=tuple(s.row),
+        job=s.job,
+        job_done_month=s.job_done_month,
+        powers=tuple(s.powers),
+        deck_sizes=tuple([(k, sum(d.values())) for k, d in sorted(s.decks.items())]),
+        job_bottom=tuple(s.job_bottom),
+        event_bottom=(HIDDEN,) * len(s.event_bottom),
+        disc_a=tuple(sorted(s.disc_a.items())),
+        disc_m=tuple(sorted(s.disc_m.items())),
+        disc_c=tuple(sorted(s.disc_c.items())),
+        ashtray=s.ashtray,
+        this_events=tuple(s.this_events),
+        next_events=tuple(s.next_events),
+        events_out=_events_out(s),
+        star=s.star,
+        dice=tuple(s.dice),
+        event_choice=(HIDDEN,) * len(s.event_choice),
+        set_aside_counts=tuple(map(len, s.set_aside)),
+        must_discard=tuple(s.must_discard),
+        money_moved=(sum(s.moved_to_hand.values()), sum(s.moved_to_screen.values())),
+        reveals=tuple(s.reveals),
+        schedule=tuple(reversed(s.tasks)),
+        over=over,
+        winners=s.winners,
+        last=(last.seat, last.public_text),
+    )
+    mine: PrivateView | None = None
     if v is not None:
-        mine = _new(_PrivateDraft)
-        mine.seat = v
-        mine.hand_actions = tuple(sorted(hand_a[v].items()))
-        mine.hand_money = tuple(sorted(hand_m[v].items()))
-        mine.screen = tuple(sorted(screen[v].items()))
-        mine.mission = s.mission[v]
-        mine.set_aside = tuple(s.set_aside[v])
-        mine.money_moved = ((tuple(sorted(s.moved_to_hand.items())), tuple(sorted(s.moved_to_screen.items())))
-                            if v == s.active else None)
-        mine.atk = own_atk
-        mine.grid = own_grid
-        mine.event_bottom = tuple([e.card if e.knower == v else HIDDEN for e in s.event_bottom])
-        mine.event_choice = tuple([e.card if e.knower == v else HIDDEN for e in s.event_choice])
-        mine.last_move = last.text if last.seat == v else ""
-        mine.__class__ = PrivateView
-    view: Any = _new(_ViewDraft)
-    view.viewer = viewer
-    view.public = pub
-    view.private = mine
-    view.deciding = _deciding(s)
-    view.__class__ = MafiaView
-    return cast(MafiaView, view)
+        mine = PrivateView(
+            seat=v,
+            hand_actions=tuple(sorted(hand_a[v].items())),
+            hand_money=tuple(sorted(hand_m[v].items())),
+            screen=tuple(sorted(screen[v].items())),
+            mission=s.mission[v],
+            set_aside=tuple(s.set_aside[v]),
+            money_moved=((tuple(sorted(s.moved_to_hand.items())), tuple(sorted(s.moved_to_screen.items())))
+                         if v == s.active else None),
+            atk=own_atk,
+            grid=own_grid,
+            event_bottom=tuple([e.card if e.knower == v else HIDDEN for e in s.event_bottom]),
+            event_choice=tuple([e.card if e.knower == v else HIDDEN for e in s.event_choice]),
+            last_move=last.text if last.seat == v else "",
+        )
+    return MafiaView(viewer=viewer, public=pub, private=mine, deciding=_deciding(s))
 
 
 _EVENTS: frozenset[str] = frozenset(data.EVENTS)
