@@ -56,8 +56,11 @@ def _worker_db(base: str) -> str:
     with admin.connect() as conn:
         if conn.execute(text("select 1 from pg_database where datname = :n"), {"n": name}).first() is None:
             conn.execute(text(f'CREATE DATABASE "{name}"'))
+        # Only our own sessions: an autovacuum worker on the database is the server's, and ending
+        # it needs a superuser (a CI run failed so once).
         conn.execute(text("select pg_terminate_backend(pid) from pg_stat_activity "
-                          "where datname = :n and pid <> pg_backend_pid()"), {"n": name})
+                          "where datname = :n and pid <> pg_backend_pid() and usename = current_user "
+                          "and backend_type = 'client backend'"), {"n": name})
     admin.dispose()
     url = base.rsplit("/", 1)[0] + "/" + name
     engine = create_engine(url, connect_args={"options": "-c lock_timeout=30000"})
