@@ -111,3 +111,23 @@ def test_positions_a_seat_cannot_tell_apart_give_it_the_same_tensor(game_id: str
                 checked += 1
         _step(state, rng)
     assert checked > 0
+
+
+@pytest.mark.parametrize(("game_id", "players", "options"),
+                         [("don-carlo", 4, {}), ("el-grande", 4, {"short_game": True})])
+def test_a_fast_encode_equals_the_tensor_of_fill(game_id: str, players: int, options: dict[str, Any]) -> None:
+    """Don Carlo's and El Grande's encoders write cached pieces as arrays in their own ``encode``;
+    the base class builds the tensor from ``fill`` alone. Both give the same bytes at every step."""
+    from tablero.rl.encoders import Encoder
+
+    game = load(game_id, players, **options)
+    table = game.table
+    g = table.game
+    rng = Random(8)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        s = state.tablero_state
+        for seat in range(players):
+            view = g.observe(s, seat)
+            assert table.encoder.encode(view).tobytes() == Encoder.encode(table.encoder, view).tobytes()
+        _step(state, rng)

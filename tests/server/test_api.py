@@ -15,10 +15,15 @@ from tablero.server.service import GameService
 from .conftest import FakeClock, client, create, hello, recv
 
 
-def until_turn(ws: Any, seat: int, first: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Read updates (starting with ``first``) until ``seat`` must move or the game is over."""
+def until_turn(ws: Any, seat: int, first: dict[str, Any] | None = None, *, stale_ok: bool = False) -> dict[str, Any]:
+    """Read updates (starting with ``first``) until ``seat`` must move or the game is over.
+
+    ``stale_ok``: a refusal of a stale move is read past (a bot may commit in the same secret pick
+    as ``seat``, so the version ``seat`` acted on can be one behind)."""
     while True:
         m, first = (first, None) if first is not None else (recv(ws), None)
+        if stale_ok and m["type"] == "error" and m["code"] == "action/stale_version":
+            continue
         assert m["type"] == "update", m
         if m["result"] is not None or (m["viewer"] == seat and seat in m["pending"] and m["legal"]):
             return m
@@ -149,7 +154,7 @@ def test_restart_resumes_where_the_game_stood(db_url: str) -> None:
             m = until_turn(ws, 0, hello(ws, [g["tokens"]["0"]]))
             for _ in range(5):
                 act(ws, m)
-                m = until_turn(ws, 0)
+                m = until_turn(ws, 0, stale_ok=True)
     with client(db_url) as c, c.websocket_connect(f"/ws/{g['id']}") as ws:
         resumed = hello(ws, [g["tokens"]["0"]])
         assert resumed["version"] == m["version"]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from random import Random
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from tablero.core.serial import plain
 from tablero.games.mafia import data
@@ -231,13 +231,24 @@ _DECIDING: dict[tuple[tuple[int, ...], Decision, int], Deciding] = {}
 _NO_DECISION = Decision("")
 
 
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+def _slots(cache: dict[_K, list[_V | None]], key: _K) -> list[_V | None]:
+    """The per-viewer slots of ``key`` in one of observe's caches (everyone's first, then one per
+    seat, filled as asked); a full cache is emptied first."""
+    entry = cache.get(key)
+    if entry is None:
+        if len(cache) >= _CACHE_MAX:
+            cache.clear()
+        entry = cache[key] = [None] * _VIEWERS
+    return entry
+
+
 def _seen_field(cards: tuple[GridCard, ...], v: int | None) -> tuple[SeenCard, ...]:
     """A field's cards as seat ``v`` (None: everyone) sees them."""
-    entry = _FIELDS.get(cards)
-    if entry is None:
-        if len(_FIELDS) >= _CACHE_MAX:
-            _FIELDS.clear()
-        entry = _FIELDS[cards] = [None] * _VIEWERS
+    entry = _slots(_FIELDS, cards)
     slot = 0 if v is None else v + 1
     seen = entry[slot]
     if seen is None:
@@ -264,11 +275,7 @@ def _grids(s: MafiaState, v: int | None) -> tuple[Grid, Grid]:
             own.append(empty)
             continue
         key = tuple(map(tuple, row))
-        entry = rows.get(key)
-        if entry is None:
-            if len(rows) >= _CACHE_MAX:
-                rows.clear()
-            entry = rows[key] = [None] * _VIEWERS
+        entry = _slots(rows, key)
         seen = entry[0]
         if seen is None:
             seen = entry[0] = _seen_row(key, None)
@@ -300,11 +307,7 @@ def _attacks(s: MafiaState, v: int | None) -> tuple[tuple[SeenAttack | None, ...
         empty = (None,) * len(s.atk)
         return empty, empty
     key = tuple(s.atk)
-    entry = _COLUMNS.get(key)
-    if entry is None:
-        if len(_COLUMNS) >= _CACHE_MAX:
-            _COLUMNS.clear()
-        entry = _COLUMNS[key] = [None] * _VIEWERS
+    entry = _slots(_COLUMNS, key)
     public = entry[0]
     if public is None:
         public = entry[0] = _seen_column(key, None)
