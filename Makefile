@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 PYTHON ?= python3
 JOBS ?= 2
 
-.PHONY: install play serve services test test-deep lint typecheck pytest bench bench-bots bench-server bench-study bench-rl rl-example clean
+.PHONY: install play serve services test test-deep lint typecheck pytest bench bench-bots bench-server bench-cluster bench-study bench-rl rl-example clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -66,6 +66,16 @@ bench-server: install services
 	$(BIN)/python -m tablero.server.bench --games 200 --players 4 --think 1.0 --seconds 30
 	$(BIN)/python -m tablero.server.bench --games 200 --players 4 --think 1.0 --seconds 30 \
 		--database postgresql+psycopg://tablero:tablero@127.0.0.1:5432/tablero_bench
+
+## 1,000 concurrent games of a person (a WebSocket client, 5 s per move) against three server bots
+## on one PostgreSQL database: one server process, two (each seat on either), two with one killed
+## (kill -9) mid-run and every acknowledged move looked up (docs/deploy.md, "More than one process").
+BENCH_CLUSTER = $(BIN)/python -m tablero.server.bench --games 1000 --players 4 --bot-seats 3 --think 5 \
+	--seconds 30 --warmup 15 --database postgresql+psycopg://tablero:tablero@127.0.0.1:5432/tablero_bench
+bench-cluster: install services
+	$(BENCH_CLUSTER) --processes 1
+	$(BENCH_CLUSTER) --processes 2
+	$(BENCH_CLUSTER) --processes 2 --kill-after 10
 
 ## Games/s of the executor on 1 and 2 local workers and Ray local (2 CPUs), with the scaling
 ## efficiency, as JSON (docs/bench-study.json; docs/cluster.md).

@@ -11,6 +11,8 @@ class ErrorCode(StrEnum):
     PARSE = "action/parse"
     STALE = "action/stale_version"
     UNDO = "action/no_undo"
+    UNDO_LIMIT = "action/undo_limit"
+    RECORD_FULL = "action/record_full"
     OPTION = "game/bad_option"
     DATA = "game/bad_data"
     PLAYERS = "game/bad_player_count"
@@ -20,6 +22,9 @@ class ErrorCode(StrEnum):
     TOKEN = "auth/token"
     MALFORMED = "request/malformed"
     TOO_LARGE = "request/too_large"
+    RATE_LIMITED = "request/rate_limited"
+    ORIGIN = "request/origin"
+    MEDIA_TYPE = "request/unsupported_media_type"
     PEEKING = "bot/peeking"
     REVIEW_FORBIDDEN = "review/forbidden"
     REVIEW_BUSY = "review/busy"
@@ -32,6 +37,8 @@ class ErrorCode(StrEnum):
     CHAT_EMPTY = "chat/empty"
     CHAT_TOO_LONG = "chat/too_long"
     CHAT_TOO_FAST = "chat/too_fast"
+    SPECTATORS_FULL = "table/spectators_full"
+    SERVER_FAULT = "server/fault"
 
 
 class TableroError(ValueError):

@@ -99,6 +99,15 @@ class Match(Generic[S, A, V]):
         m.advance()
         return m
 
+    def replay_more(self, entries: Sequence[tuple[Player, str]]) -> None:
+        """Apply record entries made elsewhere after this match's last one (another server process
+        committed them), as :meth:`from_record` would, then :meth:`advance`. Raises RecordError
+        like it; the match may then be half changed (rebuild it from the record)."""
+        start = len(self.record.entries)
+        for k, (actor, text) in enumerate(entries):
+            self._replay_entry(start + k, actor, text)
+        self.advance()
+
     @classmethod
     def walk_record(cls, game: Game[S, A, V], record: GameRecord) -> Iterator[tuple[int, Player, str, Match[S, A, V]]]:
         """Rebuild a match entry by entry: yields ``(index, actor, text, match)`` before each entry.
@@ -248,6 +257,14 @@ class Match(Generic[S, A, V]):
             return None
         index, before = self._checkpoints[k]
         return index, before.clone()
+
+    def undo_index(self, seat: Player) -> int | None:
+        """The record index of the decision a take-back by ``seat`` would undo now, or None.
+
+        A take-back returns to the position before that entry, undoing every decision made from
+        there on: a server that knows who made which entry can tell whose decisions it would undo."""
+        k = self._undo_target(seat) if self.undoable else None
+        return None if k is None else self._checkpoints[k][0]
 
     def can_undo(self, seat: Player) -> bool:
         """True if ``seat`` may take back its last decision now."""

@@ -45,6 +45,8 @@ Who may act:
 from __future__ import annotations
 
 import difflib
+import math
+import reprlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -128,6 +130,55 @@ Overrides travel with the options, so whatever keeps a game's options — a reco
 server game, a simulation job — keeps its overrides too, and a replay applies them again.
 """
 
+VALUE_LIMIT: Final = 10**6
+"""Largest magnitude of a number in a game's options, and in its rules data unless a
+:class:`DataSpec` sets its own range: whatever a table may play with stays a number every bot,
+score and clock handles (10**400 once passed and crashed the bots of a table for good)."""
+
+MAX_ITEMS: Final = 1_000
+"""Most entries of one option's or one data override's value (a list, a mapping, text)."""
+
+MAX_VALUE_DEPTH: Final = 4
+"""Deepest nesting of one option's value (a mapping of numbers is 1)."""
+
+_SHORT = reprlib.Repr()
+_SHORT.maxlong = _SHORT.maxstring = _SHORT.maxother = 40
+_SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxdict = _SHORT.maxset = _SHORT.maxfrozenset = 8
+_SHORT.maxlevel = 3
+
+
+def short(value: object) -> str:
+    """``repr(value)`` cut to a few dozen characters (a value a refusal names may be huge)."""
+    return _SHORT.repr(value)
+
+
+def check_bounded(value: object, depth: int = 0) -> None:
+    """Refuse (ValueError) a value no table plays with: a number beyond ±:data:`VALUE_LIMIT`, not
+    finite, more than :data:`MAX_ITEMS` entries, nested deeper than :data:`MAX_VALUE_DEPTH`."""
+    if isinstance(value, bool) or value is None:
+        return
+    if isinstance(value, int):
+        if abs(value) > VALUE_LIMIT:
+            raise ValueError(f"numbers lie within -{VALUE_LIMIT}..{VALUE_LIMIT}")
+    elif isinstance(value, float):
+        if not math.isfinite(value) or abs(value) > VALUE_LIMIT:
+            raise ValueError(f"numbers lie within -{VALUE_LIMIT}..{VALUE_LIMIT}")
+    elif isinstance(value, str):
+        if len(value) > MAX_ITEMS:
+            raise ValueError(f"at most {MAX_ITEMS} characters")
+    elif isinstance(value, (Mapping, list, tuple, set, frozenset)):
+        if depth >= MAX_VALUE_DEPTH:
+            raise ValueError(f"nested at most {MAX_VALUE_DEPTH} deep")
+        if len(value) > MAX_ITEMS:
+            raise ValueError(f"at most {MAX_ITEMS} entries")
+        for item in (value.items() if isinstance(value, Mapping) else value):
+            if isinstance(item, tuple) and isinstance(value, Mapping):
+                check_bounded(item[0], depth + 1)
+                check_bounded(item[1], depth + 1)
+            else:
+                check_bounded(item, depth + 1)
+
+
 DATA_FIELD: Final = "data"
 """The state field holding a game's tables (the values it plays with, overrides applied)."""
 
@@ -145,7 +196,8 @@ class DataSpec:
     (``BEGINNER_GOAL``; a field of one card or country is ``TABLE.ID.FIELD``, e.g.
     ``COUNTRIES.land_8.points``). The kind follows ``default``: an int, a tuple of ints (text
     ``6,5,5,4``; ``length`` fixes how many) or a frozenset of ints (text ``3,6,9``). Every number
-    lies in ``low``..``high``; ``check`` may refuse a whole value (raise ValueError).
+    lies in ``low``..``high`` (unset: within ±:data:`VALUE_LIMIT`); ``check`` may refuse a whole
+    value (raise ValueError).
     """
 
     name: str
@@ -170,19 +222,25 @@ class DataSpec:
         items: list[object]
         if isinstance(value, str):
             text = value.strip()
+            if len(text) > MAX_ITEMS:
+                raise DataError(f"data {self.name}: at most {MAX_ITEMS} characters")
             items = [t.strip() for t in text.split(",")] if text else []
         elif isinstance(value, (list, tuple, frozenset, set)):
+            if len(value) > MAX_ITEMS:
+                raise DataError(f"data {self.name}: at most {MAX_ITEMS} numbers")
             items = sorted(value) if isinstance(value, (set, frozenset)) else list(value)
         else:
             items = [value]
         numbers = [_data_int(self.name, v) for v in items]
+        low = self.low if self.low is not None else -VALUE_LIMIT
+        high = self.high if self.high is not None else VALUE_LIMIT
         for v in numbers:
-            if (self.low is not None and v < self.low) or (self.high is not None and v > self.high):
-                raise DataError(f"data {self.name}: {v} is out of range {_range(self.low, self.high)}")
+            if not low <= v <= high:
+                raise DataError(f"data {self.name}: {short(v)} is out of range {_range(self.low, self.high)}")
         out: DataValue
         if self.kind == "int":
             if len(numbers) != 1:
-                raise DataError(f"data {self.name} is one whole number, not {value!r}")
+                raise DataError(f"data {self.name} is one whole number, not {short(value)}")
             out = numbers[0]
         elif self.kind == "ints":
             want = self.length if self.length is not None else len(self.default)  # type: ignore[arg-type]
@@ -206,19 +264,19 @@ class DataSpec:
 
 def _data_int(name: str, value: object) -> int:
     if isinstance(value, bool):
-        raise DataError(f"data {name}: expected a whole number, got {value!r}")
+        raise DataError(f"data {name}: expected a whole number, got {short(value)}")
     if isinstance(value, int):
         return value
-    if isinstance(value, str):
+    if isinstance(value, str) and len(value.strip()) <= 40:
         try:
             return int(value.strip())
         except ValueError:
             pass
-    raise DataError(f"data {name}: expected a whole number, got {value!r}")
+    raise DataError(f"data {name}: expected a whole number, got {short(value)}")
 
 
 def _range(low: int | None, high: int | None) -> str:
-    return f"{'' if low is None else low}..{'' if high is None else high}"
+    return f"{-VALUE_LIMIT if low is None else low}..{VALUE_LIMIT if high is None else high}"
 
 
 def data_json(value: DataValue) -> int | list[int]:
@@ -238,7 +296,7 @@ def resolve_data(game_id: str, specs: Sequence[DataSpec], overrides: object) -> 
     if overrides is None:
         return {}
     if not isinstance(overrides, Mapping):
-        raise DataError(f"data overrides must be NAME=VALUE pairs, not {overrides!r}")
+        raise DataError(f"data overrides must be NAME=VALUE pairs, not {short(overrides)}")
     by_name = {d.name: d for d in specs}
     unknown = sorted(str(k) for k in overrides if k not in by_name)
     if unknown:
@@ -400,7 +458,8 @@ def resolve_options(game_id: str, min_players: int, max_players: int, specs: Seq
     Data overrides come under the reserved key :data:`DATA_OPTION`, are checked against
     ``data_specs`` and stay there (resolved, as JSON-ready values) only when there are any, so
     the options of a game without overrides keep their shape. Raises :class:`TableroError` for a
-    player count out of range, :class:`DataError` for a bad override, :class:`OptionError` else.
+    player count out of range, :class:`DataError` for a bad override, :class:`OptionError` else
+    (also for a value no table plays with: :func:`check_bounded`, before and after the option's check).
     """
     if not min_players <= players <= max_players:
         raise TableroError(
@@ -411,19 +470,21 @@ def resolve_options(game_id: str, min_players: int, max_players: int, specs: Seq
     data = resolve_data(game_id, data_specs, given.pop(DATA_OPTION, None))
     unknown = sorted(set(given) - set(by_name))
     if unknown:
-        raise OptionError(f"unknown option {unknown[0]!r} for {game_id}; known: {', '.join(by_name) or 'none'}")
+        raise OptionError(f"unknown option {short(unknown[0])} for {game_id}; known: {', '.join(by_name) or 'none'}")
     out: dict[str, Any] = {}
     for name, spec in by_name.items():
         value = given.get(name, spec.default)
         try:
+            check_bounded(value)
             if isinstance(value, str) and not (spec.choices and value in spec.choices):
                 value = spec.parse(value)
             if spec.choices and isinstance(value, str) and value not in spec.choices:
                 raise ValueError(f"choose one of {', '.join(spec.choices)}")
             if spec.check is not None:
                 value = spec.check(value, players)
+            check_bounded(value)
         except (ValueError, TypeError) as exc:
-            raise OptionError(f"option {name}={given.get(name)!r}: {exc}") from exc
+            raise OptionError(f"option {name}={short(given.get(name))}: {exc}") from exc
         out[name] = value
     if data:
         out[DATA_OPTION] = {k: data_json(v) for k, v in data.items()}

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
-import json
 import os
 import time
 from collections.abc import AsyncIterator
@@ -17,24 +16,28 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exception_handlers import http_exception_handler
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from tablero.bots.search.ismcts import Budget
 from tablero.core.errors import ErrorCode, TableroError
 from tablero.core.messages import CORE_CATALOGUE, LANGUAGES
 from tablero.registry import GAMES, get_game
+from tablero.server import metrics, schemas, security
 from tablero.server import tutorial as tutorials
 from tablero.server.i18n import UI, WEB_CATALOGUE
 from tablero.server.replay import Replays
 from tablero.server.rules_pages import pick_language, rules_page, web_dir
 from tablero.server.service import (
-    MAX_MESSAGE,
     Clock,
     GameService,
     ServiceError,
     error_message,
 )
+from tablero.server.settings import ServerSettings
 from tablero.server.store import DEFAULT_URL, Store
 from tablero.server.summary import summary as end_summary
 from tablero.server.workers import REVIEW_BUDGET, Workers
@@ -48,6 +51,11 @@ STATUS: dict[str, int] = {
     ErrorCode.TOO_LARGE: 413,
     ErrorCode.REVIEW_FORBIDDEN: 403,
     ErrorCode.NOT_OVER: 409,
+    ErrorCode.SPECTATORS_FULL: 503,
+    ErrorCode.RATE_LIMITED: 429,
+    ErrorCode.ORIGIN: 403,
+    ErrorCode.MEDIA_TYPE: 415,
+    ErrorCode.SERVER_FAULT: 500,
 }
 
 
@@ -60,20 +68,25 @@ def create_app(
     max_searches: int | None = None,
     workers: Workers | None = None,
     review_budget: Budget = REVIEW_BUDGET,
+    settings: ServerSettings | None = None,
 ) -> FastAPI:
     """The app over one service. ``max_searches``: bot searches, hints and reviews running at
-    once in worker processes (default: the CPU count); ``workers`` replaces that pool (tests)."""
+    once in worker processes (default: the CPU count); ``workers`` replaces that pool (tests);
+    ``settings``: limits and switches (default: :meth:`ServerSettings.from_env`)."""
     url = database_url or os.environ.get("TABLERO_DATABASE_URL") or DEFAULT_URL
     if bot_delay is None:
         bot_delay = float(os.environ.get("TABLERO_BOT_DELAY", "0.4"))
-    store = Store(url)
+    settings = settings if settings is not None else ServerSettings.from_env()
+    store = Store(url, settings=settings)
     service = GameService(store, clock=clock, bot_delay=bot_delay,
                           workers=workers if workers is not None else Workers(max_searches),
-                          review_budget=review_budget)
+                          review_budget=review_budget, settings=settings)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        service.resume_all()
+        await service.cluster.start()  # other processes on the database: it resumes their orphans
+        if not service.cluster.enabled:
+            service.resume_all()
         for live in list(service.live.values()):
             service._kick_bots(live)
 
@@ -90,14 +103,33 @@ def create_app(
             await service.close()
             store.close()
 
-    app = FastAPI(title="tablero", lifespan=lifespan)
+    # JSON without a content-type is read as before; every route may refuse (schemas.ERROR_RESPONSES)
+    app = FastAPI(title="tablero", lifespan=lifespan, strict_content_type=False, responses=schemas.ERROR_RESPONSES)
+    app.router.route_class = schemas.JSONRoute  # bodies parsed with limits (schemas.parse_json)
+    app.add_middleware(schemas.BodyLimit, limit=settings.max_body)  # before a body is read (innermost)
     app.state.service = service
+    app.state.settings = settings
     app.mount("/static/app", StaticFiles(directory=STATIC), name="static")
 
     @app.exception_handler(TableroError)
     async def _tablero_error(_request: Request, exc: TableroError) -> JSONResponse:
+        service.metrics.error(exc.code, "http")
         return JSONResponse({"error": {"code": str(exc.code), "message": str(exc)}},
                             status_code=STATUS.get(exc.code, 400))
+
+    @app.exception_handler(RequestValidationError)
+    async def _malformed(request: Request, exc: RequestValidationError) -> JSONResponse:
+        """A body, path or query outside its schema (schemas.py): 400 ``request/malformed``."""
+        return await _tablero_error(request, TableroError(schemas.describe(exc.errors()), code=ErrorCode.MALFORMED))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code == 413:
+            return await _tablero_error(request, TableroError(
+                f"request too large (over {settings.max_body} bytes)", code=ErrorCode.TOO_LARGE))
+        if exc.status_code == 400:
+            return await _tablero_error(request, TableroError(str(exc.detail), code=ErrorCode.MALFORMED))
+        return await http_exception_handler(request, exc)
 
     # ------------------------------------------------------------------ pages
     @app.get("/", response_class=HTMLResponse)
@@ -123,12 +155,12 @@ def create_app(
         live = service.get(game_id)
         return HTMLResponse(join_page(live.game.title, game_id))
 
-    @app.get("/favicon.svg")
-    @app.get("/favicon.ico")
+    @app.get("/favicon.svg", include_in_schema=False)
+    @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> Response:
         return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
 
-    @app.get("/static/games/{game_id}/{name}")
+    @app.get("/static/games/{game_id}/{name}", include_in_schema=False)  # files, no API
     async def board_file(game_id: str, name: str) -> Response:
         if name not in ("board.js", "board.css"):
             raise ServiceError(f"no file {name!r}", code=ErrorCode.UNKNOWN_GAME)
@@ -177,41 +209,26 @@ def create_app(
         return {"games": service.listing(pick_language(lang), ids)}
 
     @app.post("/api/games")
-    async def create(request: Request) -> dict[str, Any]:
-        body = await _json_body(request)
-        return service.create(body)
+    async def create(body: schemas.CreateGame) -> dict[str, Any]:
+        return service.create(body.model_dump(exclude_none=True))
 
     @app.post("/api/games/{game_id}/claim")
-    async def claim(game_id: str, request: Request) -> dict[str, Any]:
-        body = await _json_body(request)
-        invite = body.get("invite")
-        if not isinstance(invite, str):
-            raise ServiceError("claim: give the 'invite'", code=ErrorCode.MALFORMED)
-        name = body.get("name")
-        return await service.claim(game_id, invite, name if isinstance(name, str) else None)
+    async def claim(game_id: str, body: schemas.Claim) -> dict[str, Any]:
+        return await service.claim(game_id, body.invite, body.name)
 
     @app.post("/api/games/{game_id}/invitation")
-    async def invitation(game_id: str, request: Request) -> dict[str, Any]:
+    async def invitation(game_id: str, body: schemas.Invitation) -> dict[str, Any]:
         """What the join page shows about an invite (the invite in the body, never in a query)."""
-        body = await _json_body(request)
-        invite, lang = body.get("invite"), body.get("lang", "en")
-        if not isinstance(invite, str) or not isinstance(lang, str):
-            raise ServiceError("invitation: give the 'invite' (and a 'lang')", code=ErrorCode.MALFORMED)
-        return service.invitation(game_id, invite, pick_language(lang))
+        return service.invitation(game_id, body.invite, pick_language(body.lang))
 
     @app.post("/api/games/{game_id}/invite")
-    async def reinvite(game_id: str, request: Request) -> dict[str, Any]:
+    async def reinvite(game_id: str, body: schemas.Invite) -> dict[str, Any]:
         """The creator (``admin`` key in the body) revokes ``seat``'s device and gets a new invite."""
-        body = await _json_body(request)
-        return await service.reinvite(game_id, body.get("admin"), body.get("seat"))
+        return await service.reinvite(game_id, body.admin, body.seat)
 
     @app.post("/api/games/{game_id}/rematch")
-    async def rematch(game_id: str, request: Request) -> dict[str, Any]:
-        body = await _json_body(request)
-        tokens = body.get("tokens")
-        if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
-            raise ServiceError("rematch: give your seat 'tokens'", code=ErrorCode.MALFORMED)
-        return await service.rematch(game_id, tokens)
+    async def rematch(game_id: str, body: schemas.Rematch) -> dict[str, Any]:
+        return await service.rematch(game_id, body.tokens)
 
     @app.get("/api/games/{game_id}/record")
     async def record(game_id: str) -> dict[str, Any]:
@@ -248,12 +265,10 @@ def create_app(
         return tutorials.overview(game_id, lang)
 
     @app.post("/api/tutorial/{game_id}/{index}")
-    async def tutorial_step(game_id: str, index: int, request: Request) -> dict[str, Any]:
+    async def tutorial_step(game_id: str, index: int, body: schemas.TutorialStep | None = None) -> dict[str, Any]:
         """Step ``index`` with ``{"moves": [...], "lang": ...}``: seat 0's payload, accepted, explanation or hint."""
-        body = await _json_body(request)
-        lang = body.get("lang")
-        return await asyncio.to_thread(tutorials.step, game_id, index, body.get("moves", []),
-                                       lang if isinstance(lang, str) else None)
+        body = body or schemas.TutorialStep()
+        return await asyncio.to_thread(tutorials.step, game_id, index, body.moves, body.lang)
 
     # ------------------------------------------------------------------ live
     @app.websocket("/ws/{game_id}")
@@ -263,19 +278,23 @@ def create_app(
         async def send(text: str) -> None:
             await websocket.send_text(text)
 
+        async def close(code: int, reason: str) -> None:  # a reader too slow (service.fanout)
+            await websocket.close(code=code, reason=reason)
+
         conn = None
         try:
             try:
-                raw = await asyncio.wait_for(websocket.receive_text(), timeout=30)
-                hello = _hello(raw)
+                raw = await asyncio.wait_for(schemas.read_text(websocket, send), timeout=30)  # binary: told, skipped
+                hello = schemas.read_hello(raw, settings.max_body)
                 conn = await service.connect(game_id, send, tokens=hello["tokens"], admin=hello.get("admin"),
-                                             lang=hello.get("lang", "en"))
+                                             lang=hello.get("lang", "en"), close=close)
             except TableroError as exc:
+                service.metrics.error(exc.code, "ws")
                 await send(error_message(exc))
                 await websocket.close(code=4000 + STATUS.get(exc.code, 400))
                 return
             while True:
-                raw = await websocket.receive_text()
+                raw = await schemas.read_text(websocket, conn.send)  # answers go through its outbox
                 await service.handle(game_id, conn, raw)
         except (TimeoutError, WebSocketDisconnect, RuntimeError):
             pass
@@ -283,35 +302,11 @@ def create_app(
             if conn is not None:
                 await service.disconnect(game_id, conn)
 
+    # rate limits, security headers, origin checks: outside every middleware added before, so
+    # that their answers carry the headers too (the metrics' response counter still counts ours)
+    security.install(app, settings, clock)
+    metrics.install(app, service)  # /healthz, /metrics; the response counter wraps everything added before
     return app
-
-
-def _hello(raw: str) -> dict[str, Any]:
-    if len(raw.encode()) > MAX_MESSAGE:
-        raise ServiceError("message too large", code=ErrorCode.TOO_LARGE)
-    try:
-        msg = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise ServiceError(f"malformed JSON: {exc.msg}", code=ErrorCode.MALFORMED) from None
-    if not isinstance(msg, dict) or msg.get("type") != "hello":
-        raise ServiceError("the first message must be {'type': 'hello', 'tokens': [...]}", code=ErrorCode.MALFORMED)
-    tokens = msg.get("tokens", [])
-    if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
-        raise ServiceError("hello: 'tokens' must be a list of strings", code=ErrorCode.MALFORMED)
-    return msg
-
-
-async def _json_body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_MESSAGE:
-        raise ServiceError("request too large", code=ErrorCode.TOO_LARGE)
-    try:
-        body = json.loads(raw or b"{}")
-    except json.JSONDecodeError as exc:
-        raise ServiceError(f"malformed JSON: {exc.msg}", code=ErrorCode.MALFORMED) from None
-    if not isinstance(body, dict):
-        raise ServiceError("expected a JSON object", code=ErrorCode.MALFORMED)
-    return body
 
 
 # ---------------------------------------------------------------------- HTML shells
@@ -334,7 +329,7 @@ def lobby_page(service: GameService, lang: str) -> str:
         f'<span class="muted">{g.min_players}–{g.max_players} {html.escape(ui["lobby.players"])}</span></li>'
         for g in GAMES.values())
     return _head("tablero — El Grande, Don Carlo, Mafia Legend") + f"""
-<body class="lobby" data-lang="{lang}">
+<body class="lobby" data-start="lobby" data-lang="{lang}">
 <header class="top"><h1>tablero</h1><nav id="langs"></nav></header>
 <main>
 <section class="intro"><p>{html.escape(ui["lobby.intro"])}</p><ul class="titles">{titles}</ul></section>
@@ -344,7 +339,6 @@ def lobby_page(service: GameService, lang: str) -> str:
 <section class="card"><h2>{html.escape(ui["lobby.games"])}</h2><div id="game-list"></div></section>
 </main>
 <script src="/static/app/app.js"></script>{_parts(LOBBY_PARTS)}
-<script>Tablero.lobby();</script>
 </body></html>"""
 
 
@@ -364,39 +358,33 @@ def table_page(game_id: str, title: str, table_id: str) -> str:
     parts = "".join(f'\n<script src="/static/app/{name}"></script>' for name in TABLE_PARTS
                     if (STATIC / name).is_file())
     return _head(f"{title} — tablero", extra) + f"""
-<body class="table-page" data-game="{game_id}" data-id="{html.escape(table_id)}">
+<body class="table-page" data-start="table" data-game="{game_id}" data-id="{html.escape(table_id)}">
 <div id="app"><p class="loading">{html.escape(title)}</p></div>
 <script src="/static/app/boardkit.js"></script>
 <script src="/static/app/app.js"></script>{parts}
 <script src="/static/games/{game_id}/board.js"></script>
-<script>Tablero.table();</script>
 </body></html>"""
 
 
 def tutorial_page(game_id: str, title: str) -> str:
     """The tutorial's page: its own script (tutorial.js), the kit and the game's board; ``?lang=``
-    (en, de) is taken into the device's language setting before the scripts read it."""
+    (en, de) is taken into the device's language setting by app.js, before the others read it.
+    No page has an inline script (the CSP allows none): app.js starts ``Tablero[data-start]``."""
     extra = f'\n<link rel="stylesheet" href="/static/games/{game_id}/board.css">'
     return _head(f"{title} — tablero", extra) + f"""
-<body class="tutorial-page" data-game="{game_id}">
+<body class="tutorial-page" data-start="tutorial" data-game="{game_id}">
 <div id="app"><p class="loading">{html.escape(title)}</p></div>
-<script>(function () {{
-  var l = new URLSearchParams(location.search).get("lang");
-  if (l === "en" || l === "de") {{ try {{ localStorage.setItem("tablero:lang", l); }} catch (e) {{}} }}
-}})();</script>
 <script src="/static/app/boardkit.js"></script>
 <script src="/static/app/app.js"></script>
 <script src="/static/app/tutorial.js"></script>
 <script src="/static/games/{game_id}/board.js"></script>
-<script>Tablero.tutorial();</script>
 </body></html>"""
 
 
 def join_page(title: str, table_id: str) -> str:
     return _head(f"{title} — tablero") + f"""
-<body class="join-page" data-id="{html.escape(table_id)}">
+<body class="join-page" data-start="join" data-id="{html.escape(table_id)}">
 <header class="top"><h1><a class="home" href="/">tablero</a></h1><nav id="langs"></nav></header>
 <main><section class="card join-card"><h2>{html.escape(title)}</h2><div id="join"></div></section></main>
 <script src="/static/app/app.js"></script>{_parts(LOBBY_PARTS)}
-<script>Tablero.join();</script>
 </body></html>"""

@@ -41,6 +41,11 @@ _BASE_UI: dict[str, dict[str, str]] = {
         "status.over": "finished",
         "status.running": "in progress",
         "status.open": "waiting for {n} player(s)",
+        "status.abandoned": "abandoned",
+        "status.attention": "needs attention",
+        "attention.note": "A bot's move failed at this table; the bots wait until the table's creator lets "
+                          "them try again.",
+        "attention.resume": "Let the bots try again",
         "seat.you": "You",
         "seat.local": "This device (hot-seat)",
         "seat.person": "Person (invite link)",
@@ -80,6 +85,8 @@ _BASE_UI: dict[str, dict[str, str]] = {
         "error.action/not_your_turn": "It is not your turn.",
         "error.action/illegal": "That move is not allowed now.",
         "error.action/no_undo": "Nothing to take back now.",
+        "error.action/undo_limit": "Enough take-backs for this turn: make a move.",
+        "error.action/record_full": "This table's record is full: play goes on, but without take-backs.",
         "error.auth/token": "This link does not hold that seat.",
         "lobby.hints": "Hints: a player may ask \"What would the bot play?\" (everybody sees that they asked)",
         "lobby.stand_in": "Bot that moves when a player's clock runs out",
@@ -117,6 +124,9 @@ _BASE_UI: dict[str, dict[str, str]] = {
         "error.review/failed": "The review could not be finished.",
         "error.hint/failed": "The bot could not work out a hint.",
         "error.hint/off": "Hints are off at this table.",
+        "error.server/fault": "The server failed with this move; the table is as it was. Try again or another move.",
+        "error.table/spectators_full": "This table has all the spectators it takes; try again later.",
+        "error.request/rate_limited": "Too many requests from your address; wait a moment and try again.",
     },
     "de": {
         "lobby.intro": "El Grande, Don Carlo und Mafia Legend mit ihren genauen Regeln: online mit Freunden, "
@@ -141,6 +151,11 @@ _BASE_UI: dict[str, dict[str, str]] = {
         "status.over": "beendet",
         "status.running": "läuft",
         "status.open": "wartet auf {n} Spieler",
+        "status.abandoned": "verlassen",
+        "status.attention": "braucht Hilfe",
+        "attention.note": "Ein Zug eines Bots ist an diesem Tisch gescheitert; die Bots warten, bis der Ersteller "
+                          "des Tisches sie es noch einmal versuchen lässt.",
+        "attention.resume": "Die Bots es noch einmal versuchen lassen",
         "seat.you": "Du",
         "seat.local": "Dieses Gerät (reihum)",
         "seat.person": "Person (Einladungslink)",
@@ -180,6 +195,8 @@ _BASE_UI: dict[str, dict[str, str]] = {
         "error.action/not_your_turn": "Du bist nicht am Zug.",
         "error.action/illegal": "Dieser Zug ist jetzt nicht erlaubt.",
         "error.action/no_undo": "Jetzt gibt es nichts zurückzunehmen.",
+        "error.action/undo_limit": "Genug zurückgenommen in diesem Zug: Zieh jetzt.",
+        "error.action/record_full": "Die Aufzeichnung dieses Tisches ist voll: Es geht weiter, aber ohne Zurücknehmen.",
         "error.auth/token": "Dieser Link gehört nicht zu diesem Platz.",
         "lobby.hints": "Tipps: Spieler dürfen fragen „Was würde der Bot spielen?“ (alle sehen, dass gefragt wurde)",
         "lobby.stand_in": "Bot, der zieht, wenn die Uhr eines Spielers abläuft",
@@ -219,6 +236,11 @@ _BASE_UI: dict[str, dict[str, str]] = {
         "error.review/failed": "Die Analyse konnte nicht beendet werden.",
         "error.hint/failed": "Der Bot konnte keinen Tipp finden.",
         "error.hint/off": "Tipps sind an diesem Tisch aus.",
+        "error.server/fault": "Der Server ist an diesem Zug gescheitert; der Tisch ist wie zuvor. Versuch es "
+                              "noch einmal oder mit einem anderen Zug.",
+        "error.table/spectators_full": "Dieser Tisch hat schon alle Zuschauer, die er aufnimmt; versuch es später.",
+        "error.request/rate_limited": "Zu viele Anfragen von deiner Adresse; warte einen Moment und versuch es "
+                                      "noch einmal.",
     },
 }
 

@@ -102,8 +102,12 @@ def seat_payload(
     log_since: int,
     deadlines: dict[str, float],
     now: float,
+    can_undo: bool | None = None,
 ) -> dict[str, Any]:
-    """The update for ``viewer`` (a seat, or None for a spectator)."""
+    """The update for ``viewer`` (a seat, or None for a spectator).
+
+    ``can_undo``: the server's word on the take-back right (it knows which decisions bots made
+    and its caps); None: the match's rule alone (:meth:`Match.can_undo`)."""
     clocks = {k: max(0.0, round(v - now, 1)) for k, v in deadlines.items()}
     return {
         "type": "update",
@@ -111,7 +115,7 @@ def seat_payload(
         "version": len(match.record.entries),
         "seats": list(seats),
         **position_payload(match, viewer, tr),
-        "can_undo": viewer is not None and match.can_undo(viewer),
+        "can_undo": (viewer is not None and match.can_undo(viewer)) if can_undo is None else can_undo,
         "log_since": log_since,
         "log": log_lines(match, viewer, log_since, tr),
         "clocks": clocks,

@@ -2,10 +2,11 @@
 
 The rules are Markdown files in the game's own web folder, beside its board drawing:
 ``tablero/games/<g>/web/rules.en.md`` and ``rules.de.md``. ``GET /rules/{game_id}?lang=de|en``
-renders one of them (markdown-it-py) into a self-contained page: the page's own style inline, a
-table of contents from the ``##`` and ``###`` headings, a language switch and links back to the
-lobby. Boards link single entries ("what does this card do?") with ``kit.rulesLink(anchor)``
-(``static/boardkit.js``), which opens ``/rules/<game>?lang=…#<anchor>`` in a new tab.
+renders one of them (markdown-it-py) into a page of its own: its style inline, its one script
+``static/rules.js`` (the server's CSP allows no inline script), a table of contents from the
+``##`` and ``###`` headings, a language switch and links back to the lobby. Boards link single
+entries ("what does this card do?") with ``kit.rulesLink(anchor)`` (``static/boardkit.js``),
+which opens ``/rules/<game>?lang=…#<anchor>`` in a new tab.
 
 What the Markdown may use beyond CommonMark and tables:
 
@@ -269,33 +270,9 @@ def rules_page(game_id: str, lang: str) -> str:
 <p>{words["rules.other"]}: {others} · <a href="/">{words["rules.lobby"]}</a></p></footer>
 </main>
 </div>
-<script>{RULES_JS}</script>
+<script src="/static/app/rules.js"></script>
 </body></html>"""
 
-
-RULES_JS = """(function () {
-  "use strict";
-  var lang = document.body.getAttribute("data-lang");
-  var asked = new URLSearchParams(location.search).get("lang");
-  var saved = null;
-  try { saved = localStorage.getItem("tablero:lang"); } catch (e) { saved = null; }
-  if (!asked && (saved === "de" || saved === "en") && saved !== lang) {
-    location.replace(location.pathname + "?lang=" + saved + location.hash);
-    return;
-  }
-  document.querySelectorAll(".langs a[data-lang]").forEach(function (a) {
-    a.addEventListener("click", function () {
-      try { localStorage.setItem("tablero:lang", a.getAttribute("data-lang")); } catch (e) { /* private mode */ }
-      a.setAttribute("href", a.getAttribute("href").split("#")[0] + location.hash);
-    });
-  });
-  if (window.matchMedia("(max-width: 800px)").matches) {
-    var d = document.querySelector("#toc details");
-    if (d) d.removeAttribute("open");
-  }
-})();"""
-"""The page's only script: keeps the language the player chose in the lobby (device storage),
-carries the place in the page over a language switch, folds the contents on a phone."""
 
 RULES_CSS = """
 :root { --bg: #f6f1e7; --fg: #1d1b18; --muted: #6b6358; --card: #fffdf8; --line: #d9cfbd;

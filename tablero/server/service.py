@@ -13,6 +13,10 @@ Searches (bots that think, hints, reviews) run in :class:`~tablero.server.worker
 never on the event loop. A bot's search starts from one table version; while it runs the
 table may change (a move, a take-back, a person taking the seat back, the game reloaded), and
 then its result is dropped and the bot is asked again.
+
+Several server processes may share one PostgreSQL database (:mod:`tablero.server.cluster`):
+a commit is made only on the row as this process last read it (else :class:`Superseded`), the
+other processes hear of it, and one process runs each table's bots and clock.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import json
 import logging
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
@@ -39,12 +44,16 @@ from tablero.core.protocol import Game
 from tablero.core.record import GameRecord
 from tablero.core.rng import derive_seed
 from tablero.registry import GAMES, get_game
-from tablero.server import chat
+from tablero.server import chat, schemas, seatkeys, upkeep
 from tablero.server.advanced import data_changes, data_meta
+from tablero.server.cluster import Cluster
+from tablero.server.fanout import Close, Outbox
 from tablero.server.i18n import WEB_CATALOGUE
 from tablero.server.lobby import option_meta, option_words, seat_name
+from tablero.server.metrics import Metrics
 from tablero.server.payload import SEAT_COLOURS, SEAT_LETTERS, legal_moves, seat_payload
-from tablero.server.store import Store, StoredGame
+from tablero.server.settings import ServerSettings
+from tablero.server.store import Conflict, Store, StoredGame
 from tablero.server.summary import Summary
 from tablero.server.workers import INLINE_BOTS, REVIEW_BUDGET, ReviewJob, ThinkJob, Workers, think_job
 
@@ -83,6 +92,17 @@ class ServiceError(TableroError):
     """A request the service refuses; ``code`` is a stable slug for clients."""
 
 
+class StoreFailed(ServiceError):
+    """A change could not be saved; the table was put back as last saved (:meth:`GameService.commit`)."""
+
+
+class Superseded(ServiceError):
+    """Another server process changed the table first; it was put back as the store has it
+    (:meth:`GameService.commit`, :mod:`tablero.server.cluster`)."""
+
+    code = ErrorCode.STALE
+
+
 def error_message(exc: TableroError) -> str:
     return json.dumps({"type": "error", "code": str(exc.code), "message": str(exc)})
 
@@ -108,6 +128,8 @@ class Conn:
     notes_sent: dict[int | None, int] = field(default_factory=dict)
     """Per viewer: how many of the table's notes (hint lines) this connection has been sent."""
     reviewing: bool = False
+    outbox: Outbox | None = None
+    """Where ``send`` puts messages; its writer sends them (:mod:`tablero.server.fanout`)."""
 
 
 @dataclass(eq=False)
@@ -130,6 +152,11 @@ class LiveGame:
     """Reviews of a finished game, per (seat, language)."""
     summary: Summary | None = None
     """The end screen's summary of a finished game (:mod:`tablero.server.summary`), built when first asked."""
+    shared: dict[tuple[Any, ...], tuple[str, int, int]] = field(default_factory=dict)
+    """The spectators' updates built since the last broadcast, shared by all spectators in the
+    same place: (lang, admin, log from, notes from, table state, time) → (JSON, version, notes)."""
+    seen: float = 0.0
+    """When somebody last asked for the table (the service's clock): loaded, opened, a message."""
 
     def tr(self, lang: str) -> Translator:
         t = self.translators.get(lang)
@@ -187,8 +214,12 @@ class GameService:
         bot_delay: float = 0.0,
         workers: Workers | None = None,
         review_budget: Budget = REVIEW_BUDGET,
+        settings: ServerSettings | None = None,
     ) -> None:
         self.store = store
+        self.settings = settings if settings is not None else ServerSettings()
+        self.metrics = Metrics()
+        """Counters and histograms of this service (:mod:`tablero.server.metrics`)."""
         self.clock = clock
         self.bot_delay = bot_delay
         self.workers = workers if workers is not None else Workers()
@@ -196,8 +227,12 @@ class GameService:
         self.hint_bot = HINT_BOT
         self.timer: Clock = time.monotonic
         """Measures how long searches take (real time, whatever ``clock`` says)."""
-        self.live: dict[str, LiveGame] = {}
+        self.live: OrderedDict[str, LiveGame] = OrderedDict()
+        """The tables in memory, least recently asked for first (:mod:`tablero.server.upkeep`)."""
         self._tasks: set[asyncio.Future[Any]] = set()
+        self._next_sweep = float("-inf")
+        self.cluster = Cluster(self)
+        """Other server processes on the same database (:mod:`tablero.server.cluster`), started by the app."""
 
     # ------------------------------------------------------------------ catalogue of games
     @staticmethod
@@ -232,8 +267,8 @@ class GameService:
         if not isinstance(stand_in, str):
             raise ServiceError("stand_in: give a bot's name", code=ErrorCode.OPTION)
         settings: dict[str, Any] = {
-            "move_seconds": float(spec.get("move_seconds") or 0),
-            "away_seconds": float(spec.get("away_seconds") or 60),
+            "move_seconds": schemas.seconds(spec.get("move_seconds"), "move_seconds", 0.0),  # finite, bounded
+            "away_seconds": schemas.seconds(spec.get("away_seconds"), "away_seconds", 60.0),
             "hints": bool(spec.get("hints", False)),
             "stand_in": self.check_bot(stand_in, game.id, "stand_in: "),
             "hint_notes": [],
@@ -253,7 +288,7 @@ class GameService:
             kind = str(s.get("kind", ""))
             if kind not in SEAT_KINDS:
                 raise ServiceError(f"seat {i}: kind must be one of {', '.join(SEAT_KINDS)}", code=ErrorCode.PLAYERS)
-            name = str(s.get("name") or "").strip()[:24]
+            name = schemas.clean_name(s.get("name"), f"seat {i}: name")  # trimmed, NFC, no control characters
             entry: dict[str, Any] = {"kind": kind, "bot": None, "token": None, "invite": None, "replaced": None,
                                      "left": False}
             if kind == "bot":
@@ -266,7 +301,7 @@ class GameService:
                 invites[i] = invite  # the name (if any) is a suggestion: the person chooses at join
             else:
                 token = secrets.token_urlsafe(24)
-                entry["token"] = _hash(token)
+                seatkeys.issue(entry, _hash(token), self.clock())
                 tokens[i] = token
             # an empty name shows as "Player B" in each viewer's language (LiveGame.names)
             seats.append(entry)
@@ -285,7 +320,9 @@ class GameService:
         self._update_deadlines(live, set())
         self._set_status(live)
         self.store.create(stored)
+        live.seen = now
         self.live[stored.id] = live
+        self._evict(keep=live)
         self._kick_bots(live)
         return {"id": stored.id, "admin": admin, "tokens": tokens, "invites": invites}
 
@@ -307,9 +344,27 @@ class GameService:
         return "greedy" if "greedy" in bot_names(game_id) else "random"
 
     def get(self, game_id: str) -> LiveGame:
+        """The table in memory, loaded from the store (replayed) if it is not; the tables least
+        recently asked for leave memory beyond ``settings.max_loaded_games`` (:meth:`_evict`)."""
         live = self.live.get(game_id)
         if live is not None:
+            self.live.move_to_end(game_id)
+            live.seen = self.clock()
             return live
+        stored, game, match = self._load(game_id)
+        live = LiveGame(stored=stored, game=game, match=match)
+        now = self.clock()
+        live.seen = now
+        for seat in range(len(stored.seats)):
+            live.away_since[seat] = now
+        self.live[game_id] = live
+        self._settle(live)
+        self._evict(keep=live)
+        self._kick_bots(live)
+        return live
+
+    def _load(self, game_id: str) -> tuple[StoredGame, Game[Any, Any, Any], Match[Any, Any, Any]]:
+        """A table as the store has it: its row and its match, replayed from the record."""
         stored = self.store.load(game_id) if len(game_id) <= 40 else None
         if stored is None:
             raise ServiceError(f"no game {game_id!r}", code=ErrorCode.UNKNOWN_GAME)
@@ -317,34 +372,97 @@ class GameService:
         record = GameRecord(game=game.id, rules_version=game.rules_version, data_version=game.data_version,
                             players=stored.players, options=stored.options, seed=stored.seed,
                             entries=list(stored.entries))
-        match = Match.from_record(game, record, undo=True)
-        live = LiveGame(stored=stored, game=game, match=match)
-        now = self.clock()
-        for seat in range(len(stored.seats)):
-            live.away_since[seat] = now
-        self.live[game_id] = live
+        try:
+            match = Match.from_record(game, record, undo=True)
+        except TableroError:
+            raise
+        except Exception as exc:  # a rules fault: this table cannot be shown, every other one can
+            log.exception("table %s does not replay", game_id)
+            raise ServiceError(f"table {game_id} cannot be loaded (the server's log says why)",
+                               code=ErrorCode.SERVER_FAULT) from exc
+        return stored, game, match
+
+    def _settle(self, live: LiveGame) -> None:
+        """After a load: save what the replay added (forced steps not yet saved) and the row's
+        derived fields (status, seats to act), if anything changed."""
+        stored = live.stored
         start = len(stored.entries)
-        stored.entries = list(match.record.entries)  # longer only if forced steps were not yet saved
+        before = (stored.status, stored.settings.get(upkeep.TO_ACT))
+        stored.entries = list(live.match.record.entries)  # longer only if forced steps were not yet saved
         self._set_status(live)
-        self.store.append(stored, start)
-        self._kick_bots(live)
-        return live
+        if len(stored.entries) > start or before != (stored.status, stored.settings.get(upkeep.TO_ACT)):
+            self.store.append(stored, start)
 
     def resume_all(self) -> int:
-        """Load every running game (after a start): bots and clocks go on. Returns the count loaded.
+        """Load the running tables where the server must act by itself (after a start): a bot is
+        to move or a clock runs (:func:`~tablero.server.upkeep.needs_server`, read from the stored
+        rows without replaying anything). Every other table loads when first asked for
+        (:meth:`get`). Returns the count loaded.
 
         A stored game this version cannot load (its options or data overrides no longer pass
-        the checks, a record of other rules) is left out with a warning: the server starts for
-        every other table, and opening that one gives its error."""
+        the checks, a record of other rules, a rules fault) is left out with a warning: the
+        server starts for every other table, and opening that one gives its error."""
         loaded = 0
-        for gid in self.store.ids("running"):
+        for row in self.store.rows("running"):
+            if not upkeep.needs_server(row):
+                continue
             try:
-                self.get(gid)
+                self.get(row.id)
             except TableroError as exc:
-                log.warning("game %s is not resumed: %s", gid, exc)
+                log.warning("game %s is not resumed: %s", row.id, exc)
+                continue
+            except Exception:
+                log.exception("game %s is not resumed", row.id)
                 continue
             loaded += 1
         return loaded
+
+    # ---- memory: the least recently used tables leave it; abandoned tables (tablero.server.upkeep)
+    def _evict(self, keep: LiveGame) -> None:
+        """Drop the least recently asked-for tables beyond ``settings.max_loaded_games`` that may
+        leave (:func:`~tablero.server.upkeep.evictable`); never ``keep``, the one just asked for."""
+        extra = len(self.live) - self.settings.max_loaded_games
+        for live in list(self.live.values()):
+            if extra <= 0:
+                return
+            if live is not keep and upkeep.evictable(live, self.cluster.runs(live.stored.id)):
+                self._unload(live)
+                extra -= 1
+
+    def _unload(self, live: LiveGame) -> None:
+        """Drop ``live`` from memory; a running table keeps when it was last opened (for the sweep)."""
+        stored = live.stored
+        if stored.status == "running" and live.seen > upkeep.last_seen(stored):
+            stored.settings[upkeep.SEEN] = live.seen
+            try:
+                self.store.save_row(stored)
+            except Exception:
+                log.exception("table %s: when it was last opened could not be saved", stored.id)
+        if self.live.get(stored.id) is live:
+            del self.live[stored.id]
+        live.touch()
+
+    def sweep(self, now: float) -> int:
+        """Mark running tables nobody changed nor opened for ``settings.abandon_days`` as
+        ``abandoned`` (no bots, no clocks; a person's saved change revives one), in memory and in
+        the store; returns how many. The ticker calls it every ``upkeep.SWEEP_SECONDS``."""
+        days = self.settings.abandon_days
+        if days <= 0:
+            return 0
+        cutoff = now - days * upkeep.DAY
+        count = 0
+        for live in list(self.live.values()):
+            if upkeep.may_abandon(live, cutoff):
+                live.stored.status = "abandoned"
+                self.store.save_row(live.stored)
+                live.touch()
+                count += 1
+        stale = [row.id for row in self.store.rows("running", updated_before=cutoff)
+                 if row.id not in self.live and upkeep.last_seen(row) < cutoff]
+        count += self.store.set_status(stale, "abandoned", was="running")
+        if count:
+            log.info("%d table(s) nobody used for %g days marked abandoned", count, days)
+        return count
 
     # ---- invites: claim, what an invite is, a new one (links and names, docs/web.md)
     @staticmethod
@@ -403,7 +521,7 @@ class GameService:
         if status != "open" or seat is None:
             raise ServiceError(INVITE_REFUSED[status], code=ErrorCode.TOKEN)
         # the name given, else the one the creator suggested for the seat; never none
-        clean = " ".join(str(name or "").split())[:MAX_NAME] or live.stored.players[seat]
+        clean = schemas.clean_name(name) or live.stored.players[seat]  # refuses control characters
         if not clean:
             raise ServiceError("give your name: the others see it at the table", code=ErrorCode.MALFORMED)
         token = secrets.token_urlsafe(24)
@@ -413,7 +531,7 @@ class GameService:
                 raise ServiceError(INVITE_REFUSED["taken"], code=ErrorCode.TOKEN)
             s["spent"] = [*s.get("spent", []), s["invite"]][-KEEP_OLD:]
             s["invite"] = None
-            s["token"] = _hash(token)
+            seatkeys.issue(s, _hash(token), self.clock())
             live.stored.players[seat] = clean
             live.match.record.players[seat] = clean
             live.translators.clear()
@@ -443,20 +561,25 @@ class GameService:
             raise ServiceError("the game is over", code=ErrorCode.PLAYERS)
         invite = secrets.token_urlsafe(18)
         async with live.lock:
-            if s["token"]:
-                s["revoked"] = [*s.get("revoked", []), s["token"]][-KEEP_OLD:]
+            seatkeys.revoke(s, KEEP_OLD)  # its token, and any rotated one still in its grace
             if s["invite"]:
                 s["replaced_invites"] = [*s.get("replaced_invites", []), s["invite"]][-KEEP_OLD:]
             s["kind"] = "person"
-            s["token"] = None
             s["invite"] = _hash(invite)
             s["left"] = False
             live.away_since[seat] = self.clock()
             live.stored.updated = self.clock()
             self.store.save_row(live.stored)
             live.touch()
+        await self._drop_seat(live, seat)
+        await self._broadcast(live)
+        return {"seat": seat, "invite": invite}
+
+    async def _drop_seat(self, live: LiveGame, seat: int, keep: Conn | None = None) -> None:
+        """Connections holding ``seat`` (but ``keep``) lose it: they hear ``{"type": "revoked",
+        "seats": [n]}`` and watch as spectators from then on."""
         for conn in list(live.conns):
-            if seat in conn.seats:
+            if seat in conn.seats and conn is not keep:
                 conn.seats = conn.seats - {seat}
                 conn.sent.pop(seat, None)
                 conn.notes_sent.pop(seat, None)
@@ -464,8 +587,24 @@ class GameService:
                     await conn.send(json.dumps({"type": "revoked", "seats": [seat]}))
                 except Exception:
                     live.conns.discard(conn)
-        await self._broadcast(live)
-        return {"seat": seat, "invite": invite}
+
+    async def rotate(self, live: LiveGame, conn: Conn, seat: int) -> None:
+        """A new token for ``seat``, to ``conn`` alone: ``{"type": "token", "seat", "token", "old"}``.
+
+        The old token (and any still in a grace) stops working at once; every other connection
+        holding the seat hears ``revoked`` and watches (a tab of the same device says hello again
+        with the token the device now stores, and holds the seat again).
+        """
+        token = seatkeys.new_token()
+        async with live.lock:
+            seatkeys.rotate(live.stored.seats[seat], _hash(token), self.clock())
+            self.store.save_row(live.stored)
+        old = seatkeys.held_with(conn, seat)
+        seatkeys.remember(conn, {seat: token})
+        await conn.send(json.dumps({"type": "token", "seat": seat, "token": token, "old": old}))
+        if any(seat in c.seats and c is not conn for c in live.conns):
+            await self._drop_seat(live, seat, keep=conn)
+            await self._broadcast(live)
 
     @staticmethod
     def _resend_logs(live: LiveGame) -> None:
@@ -476,49 +615,73 @@ class GameService:
 
     # ------------------------------------------------------------------ connections
     def seats_of(self, live: LiveGame, tokens: list[str]) -> frozenset[int]:
-        hashes = {_hash(t) for t in tokens if isinstance(t, str)}
-        seats = frozenset(i for i, s in enumerate(live.stored.seats) if s["token"] and s["token"] in hashes)
-        if len(seats) != len(hashes):
+        """The seats ``tokens`` hold now (:func:`~tablero.server.seatkeys.token_seat`); refused if one holds none."""
+        now = self.clock()
+        found = [seatkeys.token_seat(live.stored.seats, _hash(t), now, self.settings) for t in set(tokens)]
+        if any(i is None for i in found):
             raise ServiceError("a token does not hold a seat of this game", code=ErrorCode.TOKEN)
-        return seats
-
-    @staticmethod
-    def held_seats(live: LiveGame, tokens: list[str]) -> tuple[frozenset[int], list[str], list[int]]:
-        """The seats ``tokens`` hold; the tokens that hold none; the seats of those the creator revoked."""
-        by_hash = {s["token"]: i for i, s in enumerate(live.stored.seats) if s["token"]}
-        seats: set[int] = set()
-        refused: list[str] = []
-        revoked: list[int] = []
-        for t in tokens:
-            h = _hash(t)
-            if h in by_hash:
-                seats.add(by_hash[h])
-                continue
-            refused.append(t)
-            revoked += [i for i, s in enumerate(live.stored.seats) if h in s.get("revoked", ())]
-        return frozenset(seats), refused, revoked
+        return frozenset(i for i in found if i is not None)
 
     async def connect(self, game_id: str, send: Send, *, tokens: list[str], admin: str | None,
-                      lang: str) -> Conn:
+                      lang: str, close: Close | None = None) -> Conn:
+        """A hello: the connection that ``send`` writes to (and ``close`` closes), holding the seats of ``tokens``.
+
+        What it gets goes through its outbox (:mod:`tablero.server.fanout`). A spectator's hello
+        is answered to it alone (nobody else sees spectators); a seat's hello changes the seat's
+        presence, so every connection of the table gets an update. A table takes at most
+        ``settings.max_spectators`` spectators; seats and the table's creator are never refused.
+        """
         live = self.get(game_id)
         if lang not in LANGUAGES:
             raise ServiceError(f"unknown language {lang!r}", code=ErrorCode.OPTION)
-        seats, refused, revoked = self.held_seats(live, tokens)
         is_admin = bool(admin) and _hash(str(admin)) == live.stored.admin_hash
         if admin and not is_admin:
             raise ServiceError("wrong creator token", code=ErrorCode.TOKEN)
+        keys = seatkeys.check_hello(live.stored.seats, tokens, self.clock(), self.settings, _hash)
+        seats, refused, revoked = frozenset(keys.seats), keys.refused, keys.revoked
+        limit = self.settings.max_spectators
+        if not seats and not is_admin and sum(1 for c in live.conns if not c.seats and not c.admin) >= limit:
+            raise ServiceError(f"this table has {limit} spectators already; try again later",
+                               code=ErrorCode.SPECTATORS_FULL)
+        came_back = [s for s in seats if live.stored.seats[s]["left"]]
+        for s in came_back:  # saved with the rest: after a restart the seat must not show as left again
+            live.stored.seats[s]["left"] = False
+        if keys.changed or came_back:  # a token rotated, a last use stamped, a player back
+            self.store.save_row(live.stored)
+        conn = self._open(live, send, close, seats, is_admin, lang)
         if refused:  # this device's keys that hold no seat (any more): it watches, and forgets them
-            await send(json.dumps({"type": "revoked", "tokens": refused, "seats": revoked}))
-        conn = Conn(send=send, seats=seats, admin=is_admin, lang=lang)
+            await conn.send(json.dumps({"type": "revoked", "tokens": refused, "seats": revoked}))
+        for told in keys.told:  # a seat's new token: the device stores it at once
+            await conn.send(json.dumps(told))
+        seatkeys.remember(conn, keys.by_seat)
         live.conns.add(conn)
         for s in seats:
             live.away_since.pop(s, None)
-            live.stored.seats[s]["left"] = False
-        await self._broadcast(live)
+        if seats:
+            await self._broadcast(live)
+        elif conn.outbox is not None:
+            conn.outbox.update()
         return conn
+
+    def _open(self, live: LiveGame, send: Send, close: Close | None, seats: frozenset[int], admin: bool,
+              lang: str) -> Conn:
+        """A new connection with its outbox, its writer started (:mod:`tablero.server.fanout`)."""
+        outbox = Outbox(send, close, size=self.settings.outbox_size, timeout=self.settings.send_timeout)
+        conn = Conn(send=outbox.put, seats=seats, admin=admin, lang=lang, outbox=outbox)
+        outbox.start(lambda: self._saved_updates(live, conn), lambda: self.disconnect(live.stored.id, conn),
+                     self._keep)
+        return conn
+
+    async def _saved_updates(self, live: LiveGame, conn: Conn) -> list[str]:
+        """:meth:`updates` under the table's lock: a change is applied in memory and committed
+        under it, so no connection hears of a change before it is saved."""
+        async with live.lock:
+            return self.updates(live, conn)
 
     async def disconnect(self, game_id: str, conn: Conn) -> None:
         live = self.live.get(game_id)
+        if conn.outbox is not None:
+            conn.outbox.stop()
         if live is None:
             return
         if conn in live.conns:
@@ -527,7 +690,8 @@ class GameService:
             for s in conn.seats:
                 if not live.connected(s):
                     live.away_since[s] = now
-            await self._broadcast(live)
+            if conn.seats:  # a spectator's going changes nothing anybody sees
+                await self._broadcast(live)
         self._forget_if_done(live)
 
     def _forget_if_done(self, live: LiveGame) -> None:
@@ -537,22 +701,20 @@ class GameService:
         with it the pauses of Python's full garbage collections (hundreds of ms after minutes
         of play), which every connected client then waits through.
         """
-        if live.match.is_over() and not live.conns and self.live.get(live.stored.id) is live:
+        # not while its last commit is under way (the lock is held): the bots' loop comes back here after it
+        if live.match.is_over() and not live.conns and not live.lock.locked() and self.live.get(live.stored.id) is live:
             del self.live[live.stored.id]
 
     async def handle(self, game_id: str, conn: Conn, raw: str) -> None:
         """One client message; errors go back to that connection only and change nothing."""
+        if conn.outbox is not None and conn.outbox.closed is not None:
+            return  # a connection dropped as too slow, still open until its close gets through
         try:
-            if len(raw.encode()) > MAX_MESSAGE:
-                raise ServiceError(f"message too large (over {MAX_MESSAGE} bytes)", code=ErrorCode.TOO_LARGE)
-            try:
-                msg = json.loads(raw)
-            except json.JSONDecodeError as exc:
-                raise ServiceError(f"malformed JSON: {exc.msg}", code=ErrorCode.MALFORMED) from None
-            if not isinstance(msg, dict):
-                raise ServiceError("expected a JSON object", code=ErrorCode.MALFORMED)
+            msg = schemas.parse_message(raw, self.settings.max_body)  # size, depth, numbers: see schemas
+            schemas.check_message(msg)  # the fields' types and bounds (schemas.MESSAGES)
             await self._dispatch(self.get(game_id), conn, msg)
         except TableroError as exc:
+            self.metrics.error(exc.code, "ws")
             await conn.send(error_message(exc))
 
     async def _dispatch(self, live: LiveGame, conn: Conn, msg: dict[str, Any]) -> None:
@@ -563,7 +725,7 @@ class GameService:
         if kind == "review":
             await self.review(live, conn, msg.get("seat"))
             return
-        if kind in ("act", "undo", "leave", "reclaim", "hint"):
+        if kind in ("act", "undo", "leave", "reclaim", "hint", "rotate"):
             seat = msg.get("seat")
             if not isinstance(seat, int) or seat not in conn.seats:
                 raise ServiceError("this connection does not hold that seat", code=ErrorCode.TOKEN)
@@ -576,6 +738,8 @@ class GameService:
                 await self.undo(live, seat, msg.get("version"))
             elif kind == "hint":
                 await self.hint(live, conn, seat, msg.get("version"))
+            elif kind == "rotate":
+                await self.rotate(live, conn, seat)
             elif kind == "leave":
                 live.stored.seats[seat]["left"] = True
                 self.store.save_row(live.stored)
@@ -591,6 +755,11 @@ class GameService:
                 raise ServiceError("replace: give 'seat' and 'bot'", code=ErrorCode.MALFORMED)
             await self.replace(live, seat, bot)
             return
+        if kind == "resume":
+            if not conn.admin:
+                raise ServiceError("only the table's creator may set its bots going again", code=ErrorCode.TOKEN)
+            await self.resume(live)
+            return
         if kind in chat.MESSAGE_TYPES:
             await chat.handle(msg, conn, store=self.store, stored=live.stored, conns=live.conns, clock=self.clock)
             return
@@ -605,22 +774,39 @@ class GameService:
                 f"the table has changed (version {live.version}, you saw {version})", code=ErrorCode.STALE)
 
     async def act(self, live: LiveGame, seat: int, version: object, text: str) -> None:
+        received = self.timer()  # the move's latency (metrics): from here to its commit
         async with live.lock:
             self._check_version(live, version)
             if live.controller(seat) is not None:
                 raise ServiceError("a bot plays this seat now; take it back first", code=ErrorCode.NOT_YOUR_TURN)
             start = live.version
-            live.match.act(seat, text)
-            self.commit(live, start, {seat})
+            try:
+                live.match.act(seat, text)
+            except TableroError:
+                raise  # refused: nothing changed
+            except Exception as exc:  # a rules fault: the state may be half changed
+                log.exception("table %s: the rules failed applying seat %d's move %r", live.stored.id, seat, text)
+                self._restore(live)
+                raise ServiceError("the server failed applying this move; the table is as it was",
+                                   code=ErrorCode.SERVER_FAULT) from exc
+            seatkeys.used(live.stored.seats[seat], self.clock())  # saved with the move
+            await self.commit(live, start, {seat})
+        self.metrics.person_moved(self.timer() - received)
         await self._broadcast(live)
         self._kick_bots(live)
 
     async def undo(self, live: LiveGame, seat: int, version: object) -> None:
+        """Take back ``seat``'s last decision: only a person's own, within the caps
+        (:func:`~tablero.server.seatkeys.undo_refusal`)."""
         async with live.lock:
             self._check_version(live, version)
+            refusal = seatkeys.undo_refusal(live.match, seat, live.stored.settings, self.settings)
+            if refusal is not None:
+                raise ServiceError(refusal[1], code=refusal[0])
             start = live.version
+            seatkeys.used(live.stored.seats[seat], self.clock())
             live.match.undo(seat)
-            self.commit(live, start, {seat})
+            await self.commit(live, start, {seat})
         await self._broadcast(live)
 
     async def replace(self, live: LiveGame, seat: int, bot: str) -> None:
@@ -647,31 +833,106 @@ class GameService:
         async with live.lock:
             live.stored.seats[seat]["replaced"] = None
             live.stored.seats[seat]["left"] = False
+            revived = upkeep.revive(live.stored)  # a person takes over: the table no longer waits
             self._update_deadlines(live, set())
             self.store.save_row(live.stored)
             live.touch()
         await self._broadcast(live)
+        if revived:
+            self._kick_bots(live)
 
-    def commit(self, live: LiveGame, start: int, acted: set[int]) -> None:
-        """Commit the entries from ``start`` on; on failure, reload from the store and raise.
+    async def resume(self, live: LiveGame) -> None:
+        """The creator's ``resume``: clear the table's attention mark (and its abandoned status)
+        and let its bots try again, once (:mod:`tablero.server.upkeep`)."""
+        async with live.lock:
+            revived = upkeep.revive(live.stored)
+            if revived:
+                self.store.save_row(live.stored)
+                live.touch()
+        if revived:
+            await self._broadcast(live)
+        self._kick_bots(live)
+
+    async def commit(self, live: LiveGame, start: int, acted: set[int]) -> None:
+        """Commit the entries from ``start`` on; on failure, put the table back as the store has
+        it (:meth:`_restore`, in place: its connections stay) and raise :class:`StoreFailed`, or
+        :class:`Superseded` when another server process changed the table first (its connections
+        are then told of the table as it is now).
 
         Every accepted change passes here once, after it is applied in memory and before any
-        connection hears of it (the crash tests stop the server process right after it).
+        connection hears of it (the crash tests stop the server process right after it). The
+        commit is awaited (the caller holds the table's lock; other tables go on meanwhile,
+        :meth:`~tablero.server.store.Store.append_async`). A saved change clears the table's
+        attention mark and abandoned status (bots do not move at such a table, so the change is a
+        person's).
         """
         stored = live.stored
         stored.entries = list(live.match.record.entries)
         stored.updated = self.clock()
         self._update_deadlines(live, acted)
+        upkeep.revive(stored)
         self._set_status(live)
         live.touch()
         try:
-            self.store.append(stored, start)
+            await self.store.append_async(stored, start)
+        except Conflict as exc:
+            self._restore(live)
+            self._spawn(self._broadcast(live))
+            self._kick_bots(live)
+            raise Superseded(f"the table has changed (version {live.version}, you saw {start})") from exc
+        except Exception as exc:
+            log.exception("table %s: a change could not be saved; the table goes back to its last saved state",
+                          stored.id)
+            self._restore(live)
+            raise StoreFailed("the change could not be saved; the table is as it was",
+                              code=ErrorCode.SERVER_FAULT) from exc
+
+    def _restore(self, live: LiveGame) -> bool:
+        """Put ``live`` back exactly as the store has it, in place (its connections and lock stay):
+        after a fault left memory ahead of (or apart from) what is saved. If the store cannot
+        say, the table leaves memory (the next request loads it again) and this returns False."""
+        gid = live.stored.id
+        try:
+            live.stored, _game, live.match = self._load(gid)
+            live.translators.clear()
+            live.summary = None
+            self._settle(live)
         except Exception:
-            self.live.pop(stored.id, None)
-            raise
+            log.exception("table %s could not be reloaded from the store; it leaves memory", gid)
+            if self.live.get(gid) is live:
+                del self.live[gid]
+            live.touch()
+            return False
+        live.touch()
+        return True
+
+    def _fault(self, live: LiveGame, reason: str, seat: int | None, bot: str | None, exc: BaseException) -> None:
+        """Under the table's lock: a bot's move failed (``reason``: see ``upkeep.REASONS``). The
+        table goes back to its last saved state and is marked as needing attention (saved), so
+        its bots stop until somebody clears the mark; the log has the traceback."""
+        gid = live.stored.id
+        log.error("table %s: %s (seat %s, bot %s); it goes back to its last saved state and needs attention",
+                  gid, upkeep.REASONS.get(reason, reason), seat, bot, exc_info=exc)
+        if self.live.get(gid) is not live:
+            return  # no longer the table in memory: the next request loads it from the store
+        if not isinstance(exc, StoreFailed) and not self._restore(live):
+            return  # commit() restored it already
+        upkeep.mark(live.stored, reason=reason, seat=seat, bot=bot, now=self.clock())
+        try:
+            self.store.save_row(live.stored)
+        except Exception:
+            log.exception("table %s: its attention mark could not be saved", gid)
+        live.touch()
 
     def _set_status(self, live: LiveGame) -> None:
-        live.stored.status = "over" if live.match.is_over() else "running"
+        """``over``, or ``running`` (an abandoned table stays so until a change revives it); and
+        the seats to act (saved in the row's settings for start-up, upkeep.needs_server)."""
+        s = live.stored
+        if live.match.is_over():
+            s.status = "over"
+        elif s.status != "abandoned":
+            s.status = "running"
+        s.settings[upkeep.TO_ACT] = list(live.match.pending())
 
     def _update_deadlines(self, live: LiveGame, acted: set[int]) -> None:
         secs = live.stored.settings.get("move_seconds", 0)
@@ -716,14 +977,16 @@ class GameService:
         return (self.live.get(live.stored.id) is live and live.version == version
                 and seat in live.match.pending() and self._bot_for(live, seat, self.clock()) == name)
 
-    def _apply_bot(self, live: LiveGame, seat: int, action: Any, seconds: float | None = None) -> None:
+    async def _apply_bot(self, live: LiveGame, seat: int, action: Any, seconds: float | None = None) -> None:
         start = live.version
         s = live.stored.seats[seat]
         if s["kind"] != "bot" and s["replaced"] is None:
             # The clock's stand-in moves for a person: a public note says so, before the move's lines.
             live.notes.append([max(0, start - 1), seat, "timeout" if live.connected(seat) else "absent"])
         live.match.act(seat, action)
-        self.commit(live, start, {seat})
+        seatkeys.note_bot_move(live.stored.settings, seat, start)  # no person takes it back (saved with it)
+        await self.commit(live, start, {seat})
+        self.metrics.bot_moved(seconds)
         if seconds is not None:
             live.thought[seat] = {"seconds": round(seconds, 2), "i": start}
 
@@ -734,7 +997,7 @@ class GameService:
         return make_bot(name, game_id).choose(view, legal, Random(seed))
 
     def _kick_bots(self, live: LiveGame) -> None:
-        if live.bots_running or live.match.is_over():
+        if live.bots_running or live.match.is_over() or not upkeep.bots_may_run(live.stored):
             return
         try:
             loop = asyncio.get_running_loop()
@@ -764,38 +1027,114 @@ class GameService:
         the table is still where the search started (:meth:`_current`), else the bot is asked
         again. The bot's RNG comes from the seed, the seat and the record length, so a restart
         changes nothing.
+
+        No fault leaves a table frozen or half changed: a bot that raises gives way to the
+        table's cheap stand-in (:meth:`_choose`); when that fails too, or the rules raise while
+        applying the move, or it cannot be saved, the table goes back to its last saved state and
+        is marked as needing attention (:meth:`_fault`), and the loop ends. A marked or abandoned
+        table runs no bots (:func:`~tablero.server.upkeep.bots_may_run`), so nothing retries in
+        a loop.
         """
+        seat: int | None = None
+        name: str | None = None
+        gid = live.stored.id
         try:
-            while self.live.get(live.stored.id) is live:
+            if not await self.cluster.own(live):
+                return  # another server process runs this table's bots (tablero.server.cluster)
+            while self.live.get(gid) is live and self.cluster.runs(gid):
                 if self.bot_delay:
                     await asyncio.sleep(self.bot_delay)
                 job: ThinkJob | None = None
+                moved = True
+                seat, name = None, None
                 async with live.lock:
-                    nxt = self._next_bot(live)
+                    nxt = self._next_bot(live) if upkeep.bots_may_run(live.stored) else None
                     if nxt is None:
                         return
                     seat, name = nxt
                     m, version = live.match, live.version
                     seed = derive_seed(live.stored.seed, "bot", seat, version)
                     if name in INLINE_BOTS:
-                        self._apply_bot(live, seat, self._inline_choice(live.game.id, name, m.view(seat),
-                                                                        m.legal(seat), seed))
+                        try:
+                            action = self._choose(live, name, m.view(seat), m.legal(seat), seed)
+                        except upkeep.BotFailed as exc:
+                            self._fault(live, "bot", seat, name, exc)
+                            moved = False
+                        else:
+                            moved = await self._bot_move(live, seat, name, action)
                     else:
                         job = think_job(live.game.id, name, m, seat, seed)
                 if job is not None:
-                    text, seconds = await self._think(live, seat, name, version, job)
-                    if text is None:
-                        continue  # the table changed while the bot thought: ask again
-                    async with live.lock:
-                        if not self._current(live, seat, name, version):
-                            continue
-                        self._apply_bot(live, seat, text, seconds)
+                    try:
+                        text, seconds = await self._think(live, seat, name, version, job)
+                    except upkeep.BotFailed as exc:
+                        async with live.lock:
+                            if not self._current(live, seat, name, version):
+                                continue  # the table changed meanwhile: ask again
+                            self._fault(live, "bot", seat, name, exc)
+                        moved = False
+                    else:
+                        if text is None:
+                            continue  # the table changed while the bot thought: ask again
+                        async with live.lock:
+                            if not self._current(live, seat, name, version):
+                                continue
+                            moved = await self._bot_move(live, seat, name, text, seconds)
                 await self._broadcast(live)
+                if not moved:
+                    return
                 if not self.bot_delay:
                     await asyncio.sleep(0)
+        except Exception as exc:  # the rules failed telling who acts or what a seat sees
+            async with live.lock:
+                self._fault(live, "apply", seat, name, exc)
+            with contextlib.suppress(Exception):
+                await self._broadcast(live)
         finally:
             live.bots_running = False
             live.thinking = None
+            self._forget_if_done(live)
+
+    async def _bot_move(self, live: LiveGame, seat: int, name: str, action: Any,
+                        seconds: float | None = None) -> bool:
+        """Under the table's lock: apply and save a bot's move; False after a fault (the table is
+        back as last saved and marked, :meth:`_fault`). Another process's change that came first
+        is no fault: the table is as the store has it, and the bots go on from there."""
+        try:
+            await self._apply_bot(live, seat, action, seconds)
+        except Superseded:
+            return True
+        except StoreFailed as exc:
+            self._fault(live, "store", seat, name, exc)
+            return False
+        except Exception as exc:  # the rules raised (a bot's illegal move too): memory may be half changed
+            self._fault(live, "apply", seat, name, exc)
+            return False
+        return True
+
+    def _choose(self, live: LiveGame, name: str, view: Any, legal: Any, seed: int) -> Any:
+        """A cheap bot's choice on the event loop; if the bot raises, the table's stand-in's
+        (:meth:`_stand_in_choice`, which raises ``upkeep.BotFailed`` if it fails too)."""
+        try:
+            return self._inline_choice(live.game.id, name, view, legal, seed)
+        except Exception:
+            log.exception("table %s: the bot %s failed to decide; the table's stand-in decides instead",
+                          live.stored.id, name)
+        return self._stand_in_choice(live, name, view, legal, seed)
+
+    def _stand_in_choice(self, live: LiveGame, failed: str, view: Any, legal: Any, seed: int) -> Any:
+        """The choice of the table's stand-in as a cheap bot (another cheap bot if the stand-in is
+        the one that failed); raises ``upkeep.BotFailed`` if it fails too."""
+        game_id = live.game.id
+        name = self._stand_in(live)
+        if name not in INLINE_BOTS:
+            name = self._default_stand_in(game_id)
+        if name == failed:
+            name = next((b for b in ("greedy", "random") if b != failed and b in bot_names(game_id)), name)
+        try:
+            return self._inline_choice(game_id, name, view, legal, seed)
+        except Exception as exc:
+            raise upkeep.BotFailed(f"the stand-in {name} failed too") from exc
 
     async def _think(self, live: LiveGame, seat: int, name: str, version: int,
                      job: ThinkJob) -> tuple[str | None, float]:
@@ -826,16 +1165,24 @@ class GameService:
         exc = task.exception()
         if exc is None:
             return task.result(), seconds
-        log.error("the search of %s failed; a cheap bot decides instead", name, exc_info=exc)
-        action = self._inline_choice(job.game, name, job.view, job.legal, job.seed)
+        log.error("table %s: the search of %s failed; the table's stand-in decides instead",
+                  live.stored.id, name, exc_info=exc)
+        action = self._stand_in_choice(live, name, job.view, job.legal, job.seed)  # BotFailed if it fails
         return action.to_text(), seconds
 
     async def tick(self) -> None:
-        """Run the per-move clocks: a bot moves for every seat whose time is up."""
+        """Run the per-move clocks (a bot moves for every seat whose time is up) and, every
+        ``upkeep.SWEEP_SECONDS``, mark abandoned tables (:meth:`sweep`)."""
         now = self.clock()
         for live in list(self.live.values()):
             if any(now >= t for t in live.stored.deadlines.values()):
                 self._kick_bots(live)
+        if now >= self._next_sweep:
+            self._next_sweep = now + upkeep.SWEEP_SECONDS
+            try:
+                self.sweep(now)
+            except Exception:
+                log.exception("the sweep for abandoned tables failed; it runs again later")
 
     # ------------------------------------------------------------------ hints and reviews
     async def hint(self, live: LiveGame, conn: Conn, seat: int, version: object) -> None:
@@ -866,6 +1213,7 @@ class GameService:
             text = await self.workers.run(self.workers.think, job)
         except Exception:
             log.exception("a hint's search failed")
+            self.metrics.error(ErrorCode.HINT_FAILED, "ws")
             await conn.send(error_message(ServiceError("the hint could not be worked out",
                                                        code=ErrorCode.HINT_FAILED)))
             return
@@ -919,6 +1267,7 @@ class GameService:
                                         "review": result}))
         except Exception:
             log.exception("a review failed")
+            self.metrics.error(ErrorCode.REVIEW_FAILED, "ws")
             with contextlib.suppress(Exception):
                 await conn.send(error_message(ServiceError("the review could not be finished",
                                                            code=ErrorCode.REVIEW_FAILED)))
@@ -948,16 +1297,35 @@ class GameService:
             })
         return out
 
-    def payloads(self, live: LiveGame, conn: Conn) -> list[dict[str, Any]]:
+    def updates(self, live: LiveGame, conn: Conn) -> list[str]:
+        """``conn``'s update now, as JSON: one per seat it holds (a spectator's: one), each log
+        from where that viewer's last update ended (``conn.sent``, moved on here).
+
+        Built when the connection's writer sends it (:mod:`tablero.server.fanout`). A spectator's
+        is the same for every spectator in the same place (language, creator or not, log sent so
+        far, table state): it is built once and shared (``live.shared``, emptied by every broadcast).
+        """
         viewers: list[int | None] = [*sorted(conn.seats)] or [None]
-        seats = self.public_seats(live, conn.lang)
+        seats: list[dict[str, Any]] | None = None
         out = []
         for v in viewers:
             since = conn.sent.get(v, 0)
             notes_from = conn.notes_sent.get(v, 0) if since else 0
-            out.append(self.payload(live, v, conn.lang, since, conn.admin, seats, notes_from=notes_from))
-            conn.sent[v] = live.version
-            conn.notes_sent[v] = len(live.notes)
+            key: tuple[Any, ...] | None = None
+            if v is None:  # the table's state, and the time to the tenth of a second (clocks, away, thinking)
+                t = live.thinking
+                key = (conn.lang, conn.admin, since, notes_from, live.version, len(live.notes), round(self.clock(), 1),
+                       None if t is None else (t["seat"], t["version"], t["started"], round(self.timer(), 1)))
+            built = live.shared.get(key) if key is not None else None
+            if built is None:
+                if seats is None:
+                    seats = self.public_seats(live, conn.lang)
+                p = self.payload(live, v, conn.lang, since, conn.admin, seats, notes_from=notes_from)
+                built = (json.dumps(p), live.version, len(live.notes))
+                if key is not None:
+                    live.shared[key] = built
+            out.append(built[0])
+            conn.sent[v], conn.notes_sent[v] = built[1], built[2]
         return out
 
     def payload(self, live: LiveGame, viewer: int | None, lang: str, since: int, admin: bool,
@@ -967,13 +1335,17 @@ class GameService:
         The table's facts are the same for every viewer: ``thinking`` (a bot's search running
         now: seat, bot, seconds so far), ``thought`` (per seat, how long its bot's last search
         took and the entry it made), ``hints`` (the table allows them), ``data_changes`` (the rules
-        data the table plays with changed, in words: :func:`~tablero.server.advanced.data_changes`).
+        data the table plays with changed, in words: :func:`~tablero.server.advanced.data_changes`),
+        ``status`` (``running``, ``over``, ``abandoned``) and ``attention`` (None, or the mark of a
+        failed bot move: ``{"reason", "seat", "bot", "since"}``, :mod:`tablero.server.upkeep`).
         The table's notes from ``notes_from`` on join the log as lines with ``"note": "hint"``
         (``"timeout"``, ``"absent"``) after the lines of their entry.
         """
         tr = live.tr(lang)
         p = seat_payload(live.match, viewer, tr, seats=seats, log_since=since,
-                         deadlines=live.stored.deadlines, now=self.clock())
+                         deadlines=live.stored.deadlines, now=self.clock(),
+                         can_undo=viewer is not None and seatkeys.undo_refusal(
+                             live.match, viewer, live.stored.settings, self.settings) is None)
         notes = live.notes[notes_from:]
         if notes:
             lines = []
@@ -996,15 +1368,17 @@ class GameService:
         p["thinking"] = None if t is None else {"seat": t["seat"], "bot": t["bot"],
                                                 "seconds": round(max(0.0, self.timer() - t["started"]), 1)}
         p["thought"] = {str(k): v for k, v in sorted(live.thought.items())}
+        p["status"] = live.stored.status  # running | over | abandoned
+        p["attention"] = upkeep.attention(live.stored)  # a bot's move failed: the bots wait (upkeep)
         return p
 
     async def _broadcast(self, live: LiveGame) -> None:
+        """Every connection of the table gets an update: each outbox is told one is due (one still
+        waiting is merged into it) and its writer builds and sends it; nothing here waits for a client."""
+        live.shared.clear()
         for conn in list(live.conns):
-            try:
-                for p in self.payloads(live, conn):
-                    await conn.send(json.dumps(p))
-            except Exception:
-                live.conns.discard(conn)
+            if conn.outbox is not None:
+                conn.outbox.update()
 
     # ------------------------------------------------------------------ lists, records, rematch
     def listing(self, lang: str = "en", mine: Sequence[str] = ()) -> list[dict[str, Any]]:
@@ -1018,11 +1392,15 @@ class GameService:
                     found[gid] = g
         out = []
         for g in sorted(found.values(), key=lambda g: g.created, reverse=True):
-            open_seats = [i for i, s in enumerate(g.seats) if s["kind"] == "person" and s["invite"]]
-            out.append({"id": g.id, "game": g.game, "title": get_game(g.game).title if g.game in GAMES else g.game,
-                        "players": [seat_name(n, i, lang) for i, n in enumerate(g.players)],
-                        "status": g.status, "open_seats": open_seats,
-                        "entries": g.version, "created": g.created, "updated": g.updated})
+            try:  # one row stored by an older version (a name no text, a seat amiss) never breaks the lobby
+                open_seats = [i for i, s in enumerate(g.seats) if s["kind"] == "person" and s["invite"]]
+                out.append({"id": g.id, "game": g.game,
+                            "title": get_game(g.game).title if g.game in GAMES else schemas.shown(str(g.game)),
+                            "players": [schemas.shown(seat_name(str(n), i, lang)) for i, n in enumerate(g.players)],
+                            "status": g.status, "open_seats": open_seats, "attention": bool(upkeep.attention(g)),
+                            "entries": g.version, "created": g.created, "updated": g.updated})
+            except Exception:
+                log.warning("game %s is left out of the list: its stored row does not read", g.id, exc_info=True)
         return out
 
     def record(self, game_id: str) -> dict[str, Any]:
@@ -1040,7 +1418,7 @@ class GameService:
         asks later gets that seat's new token (bots stay bots).
         """
         live = self.get(game_id)
-        self.seats_of(live, tokens)
+        held = self.seats_of(live, tokens)
         if not tokens:
             raise ServiceError("only a player of this game may ask for a rematch", code=ErrorCode.TOKEN)
         if not live.match.is_over():
@@ -1063,12 +1441,12 @@ class GameService:
             self.store.save_row(new.stored)
             await self._broadcast(live)
         new = self.get(live.stored.rematch)
-        hashes = {_hash(t) for t in tokens}
         out: dict[str, Any] = {"id": new.stored.id, "tokens": {}}
         for i, s in enumerate(new.stored.seats):
-            if s["kind"] == "person" and s.get("prev_token") in hashes:
+            # by seat, not by hash: the old seat's token may have rotated since the rematch was made
+            if s["kind"] == "person" and s.get("prev_token") and i in held:
                 t = secrets.token_urlsafe(24)
-                s["token"] = _hash(t)
+                seatkeys.issue(s, _hash(t), self.clock())
                 s["invite"] = None
                 s["prev_token"] = None
                 out["tokens"][i] = t
@@ -1080,4 +1458,6 @@ class GameService:
             t.cancel()
         with contextlib.suppress(Exception):
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        await self.cluster.close()
+        await self.store.aclose()
         self.workers.close()

@@ -9,10 +9,16 @@ is committed in one transaction with the game row before anybody is told of it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import psycopg
 from sqlalchemy import (
     JSON,
     BigInteger,
@@ -24,16 +30,24 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     event,
     func,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
+
+from tablero.core.errors import ErrorCode, TableroError
+from tablero.server.settings import ServerSettings
 
 DEFAULT_URL = "sqlite:///tablero.db"
+
+log = logging.getLogger("tablero.server.store")
 
 metadata = MetaData()
 
@@ -44,7 +58,7 @@ games = Table(
     Column("game", String(40), nullable=False),
     Column("created", Float, nullable=False),
     Column("updated", Float, nullable=False),
-    Column("status", String(16), nullable=False),  # running | over
+    Column("status", String(16), nullable=False),  # running | over | abandoned (tablero.server.upkeep)
     Column("players", JSON, nullable=False),
     Column("options", JSON, nullable=False),
     Column("seed", BigInteger, nullable=False),
@@ -54,6 +68,9 @@ games = Table(
     Column("deadlines", JSON, nullable=False),
     Column("rematch", String(40), nullable=True),
     Column("version", Integer, nullable=False),
+    # every committed change of the row counts one (entries, seating, settings): a write names the
+    # rev it read, so two server processes never overwrite each other (tablero.server.cluster)
+    Column("rev", Integer, nullable=False, server_default="0"),
 )
 
 entries = Table(
@@ -110,10 +127,30 @@ class StoredGame:
     rematch: str | None
     version: int
     entries: list[tuple[int, str]] = field(default_factory=list)
+    rev: int = 0
+    """The row's revision as last read or written here (see ``games.c.rev``)."""
+    writing: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
+    """Held while a write of this row is under way on the event loop (:meth:`Store.append_async`)."""
 
 
-def make_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite gets WAL mode so readers never wait for the writer."""
+class Conflict(TableroError):
+    """A write found the game's row changed since this process read it: another server process
+    wrote it first (:mod:`tablero.server.cluster`). Nothing was written."""
+
+    code = ErrorCode.STALE
+
+
+CHANNEL = "tablero_games"
+"""PostgreSQL's ``NOTIFY`` channel of committed changes: ``g <game id> <rev> <origin>`` after a
+game's row changed, ``c <game id> <origin> <chat line JSON>`` after a chat message
+(:mod:`tablero.server.cluster` listens)."""
+
+
+def make_engine(url: str, synchronous: str = "FULL") -> Engine:
+    """An engine for ``url``; SQLite gets WAL mode so readers never wait for the writer, and
+    ``PRAGMA synchronous`` = ``synchronous`` (:attr:`ServerSettings.sqlite_synchronous`)."""
+    if synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
+        raise ValueError(f"sqlite synchronous must be OFF, NORMAL, FULL or EXTRA, not {synchronous!r}")
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
     if url.startswith("sqlite"):
@@ -123,7 +160,7 @@ def make_engine(url: str) -> Engine:
         def _pragmas(dbapi_conn: Any, _record: Any) -> None:
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute(f"PRAGMA synchronous={synchronous.upper()}")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
 
@@ -131,36 +168,125 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
 
 
+def migrate(engine: Engine) -> None:
+    """Bring a database made by an earlier tablero up to these tables (after ``create_all``, which
+    adds missing tables but no missing columns): ``games.rev``, every row at revision 0."""
+    if "rev" in {c["name"] for c in inspect(engine).get_columns("games")}:
+        return
+    exists = "IF NOT EXISTS " if engine.dialect.name == "postgresql" else ""
+    try:
+        with engine.begin() as conn:
+            conn.execute(text(f"ALTER TABLE games ADD COLUMN {exists}rev INTEGER NOT NULL DEFAULT 0"))
+    except Exception:  # another process added it at the same moment
+        if "rev" not in {c["name"] for c in inspect(engine).get_columns("games")}:
+            raise
+
+
 class Store:
     """Games and their entries in one database."""
 
-    def __init__(self, url: str = DEFAULT_URL) -> None:
+    def __init__(self, url: str = DEFAULT_URL, *, settings: ServerSettings | None = None) -> None:
         self.url = url
-        self.engine = make_engine(url)
+        self.settings = settings if settings is not None else ServerSettings()
+        self.engine = make_engine(url, self.settings.sqlite_synchronous)
         metadata.create_all(self.engine)
+        migrate(self.engine)
+        self.postgres = self.engine.dialect.name == "postgresql"
+        self.notify = self.postgres and self.settings.cluster
+        """Every commit tells the other server processes (``NOTIFY`` on :data:`CHANNEL`)."""
+        self.origin = secrets.token_hex(6)
+        """This process's name in its notifications (its own are skipped when they come back)."""
+        self.aio = AsyncPostgres(self.engine.url, self.notify, self.origin) if self.postgres else None
+        """PostgreSQL: the connections for writes and reads awaited on the event loop."""
+        self._later: set[asyncio.Task[None]] = set()
 
     def close(self) -> None:
+        if self.aio is not None:
+            self.aio.close_now()
         self.engine.dispose()
+
+    async def aclose(self) -> None:
+        """Wait for the writes put off (:meth:`append`) and close the event loop's connections."""
+        if self._later:
+            await asyncio.gather(*list(self._later), return_exceptions=True)
+        if self.aio is not None:
+            await self.aio.close()
 
     def create(self, g: StoredGame) -> None:
         with self.engine.begin() as conn:
-            conn.execute(insert(games).values(**_row(g)))
+            conn.execute(insert(games).values(**_row(g), rev=g.rev))
             if g.entries:
                 conn.execute(insert(entries), _entry_rows(g.id, 0, g.entries))
 
     def append(self, g: StoredGame, start: int) -> None:
-        """Commit entries ``start..`` of ``g`` together with its row (one transaction)."""
+        """Commit entries ``start..`` of ``g`` together with its row (one transaction), on the
+        condition that the row is still at ``g.rev`` (then it is at ``g.rev + 1``). If another
+        process wrote the row since, nothing is written and :class:`Conflict` is raised. Entries
+        are only ever added, never changed; a commit is announced to the other processes.
+
+        While a write of the same row is under way on the event loop (:meth:`append_async`, which
+        holds the row's lock in PostgreSQL until it commits), this one is put off until right
+        after it and returns at once: waiting here would stop the loop that write needs."""
+        if g.writing.locked() and _in_event_loop():
+            self._put_off(g, start)
+            return
+        note = f"g {g.id} {g.rev + 1} {self.origin}"
+        later = self.notify and self.aio is not None and _in_event_loop()  # the note after the commit (AsyncPostgres)
         with self.engine.begin() as conn:
+            values = {f"v_{k}": v for k, v in _row(g).items()}
+            values.update(v_rev_was=g.rev, v_rev=g.rev + 1, v_note=note)
+            if self.notify and not later:  # the announcement in the same statement
+                changed = len(conn.execute(_UPDATE_NOTIFY, values).all())
+            else:
+                changed = conn.execute(_UPDATE, values).rowcount
+            if changed != 1:
+                raise Conflict(f"table {g.id} was changed by another server process (rev {g.rev} is gone)")
             new = g.entries[start:]
             if new:
                 conn.execute(insert(entries), _entry_rows(g.id, start, new))
-            values = _row(g)
-            del values["id"]
-            conn.execute(update(games).where(games.c.id == g.id).values(**values))
+        g.rev += 1
+        if later and self.aio is not None:
+            self.aio.announce(note)
+
+    async def append_async(self, g: StoredGame, start: int) -> None:
+        """:meth:`append`, awaited: on PostgreSQL the statements go out on connections of the
+        event loop (:class:`AsyncPostgres`), so the loop serves the other tables while the database
+        works; on SQLite (one process, a local file) it is :meth:`append`. What is written is ``g``
+        as it is when this is called."""
+        if self.aio is None:
+            self.append(g, start)
+            return
+        async with g.writing:
+            await self.aio.append(g, start)
+
+    def _put_off(self, g: StoredGame, start: int) -> None:
+        async def later() -> None:
+            try:
+                await self.append_async(g, start)
+            except Conflict:
+                log.warning("table %s: a change put off behind another was not saved: another process "
+                            "changed the table first", g.id)
+            except Exception:
+                log.exception("table %s: a change put off behind another could not be saved", g.id)
+
+        task = asyncio.get_running_loop().create_task(later())
+        self._later.add(task)
+        task.add_done_callback(self._later.discard)
+
+    async def load_tail_async(self, game_id: str, start: int) -> StoredGame | None:
+        """:meth:`load_tail`, awaited on the event loop's connections (PostgreSQL; SQLite: a thread)."""
+        if self.aio is None:
+            return await asyncio.to_thread(self.load_tail, game_id, start)
+        return await self.aio.load_tail(game_id, start)
 
     def save_row(self, g: StoredGame) -> None:
         """Commit a change of seating, deadlines or status (no new entries)."""
         self.append(g, len(g.entries))
+
+    def _notify(self, conn: Connection, payload: str) -> None:
+        """Tell the other server processes, when this transaction commits (PostgreSQL)."""
+        if self.notify:
+            conn.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload})
 
     def load(self, game_id: str) -> StoredGame | None:
         with self.engine.connect() as conn:
@@ -171,8 +297,34 @@ class Store:
                 select(entries.c.actor, entries.c.text).where(entries.c.game_id == game_id).order_by(entries.c.idx)
             ).all()
         g = _from_row(dict(row))
+        # the row's own entries: another process may have committed more between the two reads
+        g.entries = [(int(a), str(t)) for a, t in rows[:g.version]]
+        return g
+
+    def load_tail(self, game_id: str, start: int) -> StoredGame | None:
+        """The game's row with only its entries from ``start`` on (in ``entries``): what a process
+        that holds the first ``start`` entries needs to catch up (:mod:`tablero.server.cluster`)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(games).where(games.c.id == game_id)).mappings().first()
+            if row is None:
+                return None
+            rows = conn.execute(
+                select(entries.c.actor, entries.c.text)
+                .where(entries.c.game_id == game_id, entries.c.idx >= start).order_by(entries.c.idx)
+            ).all()
+        g = _from_row(dict(row))
         g.entries = [(int(a), str(t)) for a, t in rows]
         return g
+
+    def revs(self, ids: Sequence[str]) -> dict[str, int]:
+        """The stored rev of each of the games ``ids`` (those that exist)."""
+        out: dict[str, int] = {}
+        ids = list(ids)
+        with self.engine.connect() as conn:
+            for i in range(0, len(ids), 500):
+                q = select(games.c.id, games.c.rev).where(games.c.id.in_(ids[i:i + 500]))
+                out.update((str(gid), int(rev)) for gid, rev in conn.execute(q))
+        return out
 
     def ids(self, status: str | None = None) -> list[str]:
         q = select(games.c.id).order_by(games.c.created)
@@ -180,6 +332,32 @@ class Store:
             q = q.where(games.c.status == status)
         with self.engine.connect() as conn:
             return [str(r[0]) for r in conn.execute(q)]
+
+    def rows(self, status: str | None = None, *, updated_before: float | None = None) -> list[StoredGame]:
+        """The games' rows without their entries (``entries`` empty, ``version`` as stored), oldest
+        first: what start-up and the abandoned-table sweep read instead of replaying games. Never
+        save such a row back (its entries are not there)."""
+        q = select(games).order_by(games.c.created)
+        if status is not None:
+            q = q.where(games.c.status == status)
+        if updated_before is not None:
+            q = q.where(games.c.updated < updated_before)
+        with self.engine.connect() as conn:
+            return [_from_row(dict(r)) for r in conn.execute(q).mappings()]
+
+    def set_status(self, ids: Sequence[str], status: str, *, was: str) -> int:
+        """Give the games ``ids`` whose status is still ``was`` the status ``status`` (one
+        transaction); returns how many changed."""
+        changed = 0
+        ids = list(ids)
+        with self.engine.begin() as conn:
+            for i in range(0, len(ids), 500):
+                q = (update(games).where(games.c.id.in_(ids[i:i + 500]), games.c.status == was)
+                     .values(status=status, rev=games.c.rev + 1).returning(games.c.id, games.c.rev))
+                for gid, rev in conn.execute(q).all():
+                    changed += 1
+                    self._notify(conn, f"g {gid} {rev} {self.origin}")
+        return changed
 
     # ---- chat parts (tablero.server.chat)
     def add_chat_line(self, game_id: str, seat: int | None, name: str, text: str, time: float) -> ChatLine:
@@ -189,6 +367,8 @@ class Store:
             line = ChatLine(idx=0 if last is None else int(last) + 1, seat=seat, name=name, text=text, time=time)
             conn.execute(insert(chat_lines).values(game_id=game_id, idx=line.idx, seat=seat, name=name, text=text,
                                                    time=time))
+            self._notify(conn, f"c {game_id} {self.origin} " + json.dumps(
+                {"i": line.idx, "seat": seat, "name": name, "text": text, "time": time}))
         return line
 
     def chat_history(self, game_id: str, limit: int) -> list[ChatLine]:
@@ -206,6 +386,199 @@ class Store:
             rows = [dict(r) for r in conn.execute(q).mappings()]
         for r in rows:
             yield _from_row(r)
+
+
+_UPDATE = (update(games).where(games.c.id == bindparam("v_id"), games.c.rev == bindparam("v_rev_was"))
+           .values({c.name: bindparam(f"v_{c.name}", type_=c.type) for c in games.columns if c.name != "id"}))
+"""A game's row written if it is still at the rev read (built once: SQLAlchemy caches its SQL)."""
+_UPDATE_NOTIFY = _UPDATE.returning(func.pg_notify(CHANNEL, bindparam("v_note", type_=Text)))
+
+
+def _in_event_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False  # another thread (a script, a test): waiting for the row's lock stops no loop
+    return True
+
+
+# ---------------------------------------------------------------------------- PostgreSQL on the event loop
+_GAME_COLUMNS = list(games.columns)
+_PG_SET = ", ".join(f"{c.name} = %({c.name})s" + ("::json" if isinstance(c.type, JSON) else "")
+                    for c in _GAME_COLUMNS if c.name != "id")
+_PG_COMMIT = f"""
+WITH up AS (
+    UPDATE games SET {_PG_SET} WHERE id = %(id)s AND rev = %(rev_was)s RETURNING id
+), ins AS (
+    INSERT INTO entries (game_id, idx, actor, text)
+    SELECT up.id, e.idx, e.actor, e.text
+    FROM up, unnest(%(idx)s::integer[], %(actor)s::integer[], %(text)s::text[]) AS e(idx, actor, text)
+    RETURNING 1
+)
+SELECT (SELECT count(*) FROM up), (SELECT count(*) FROM ins)"""
+"""A commit in one statement (one round trip, its own transaction): the row if it is still at the
+rev read, then the new entries only if it was."""
+_PG_NOTIFY = f"SELECT pg_notify('{CHANNEL}', n) FROM unnest(%s::text[]) AS n"
+_PG_LOAD_TAIL = f"""
+SELECT {', '.join(c.name for c in _GAME_COLUMNS)},
+    ARRAY(SELECT actor FROM entries WHERE game_id = games.id AND idx >= %(start)s ORDER BY idx),
+    ARRAY(SELECT text FROM entries WHERE game_id = games.id AND idx >= %(start)s ORDER BY idx)
+FROM games WHERE id = %(id)s"""
+"""A row and its entries from ``start`` on, in one statement (one snapshot, one round trip)."""
+
+
+class AsyncPostgres:
+    """A few psycopg connections used from the event loop: the moves' commits (and the catch-up
+    reads of :mod:`tablero.server.cluster`) wait for the database without holding up the loop,
+    and without a thread (a thread waiting for the interpreter behind a busy loop took tens of
+    milliseconds per commit). The same SQL as :meth:`Store.append`, written for PostgreSQL.
+
+    The announcements of these commits (``NOTIFY``) go out after them, gathered, on a connection
+    of their own with ``synchronous_commit`` off: PostgreSQL lets one notifying transaction commit
+    at a time (a lock held through its flush to disk), so a ``NOTIFY`` inside each commit would
+    make every commit wait for the one before it. A note lost with its process is made up for by
+    :mod:`tablero.server.cluster`, which compares the tables in memory with the store now and then."""
+
+    SIZE = 4
+    """Connections for commits and reads at most (commits of different tables overlap)."""
+
+    def __init__(self, url: Any, notify: bool, origin: str) -> None:
+        self._info = url.set(drivername="postgresql").render_as_string(hide_password=False)
+        self._notify = notify
+        self._origin = origin
+        self._idle: list[psycopg.AsyncConnection[Any]] = []
+        self._free: asyncio.Semaphore | None = None
+        self._commit = _PG_COMMIT
+        self._notes: list[str] = []
+        self._wake: asyncio.Event | None = None
+        self._notifier: asyncio.Task[None] | None = None
+        self._notify_conn: psycopg.AsyncConnection[Any] | None = None
+
+    def announce(self, note: str) -> None:
+        """Send ``note`` on :data:`CHANNEL` soon (with others that come meanwhile)."""
+        self._notes.append(note)
+        if self._wake is None:
+            self._wake = asyncio.Event()
+        if self._notifier is None or self._notifier.done():
+            self._notifier = asyncio.get_running_loop().create_task(self._announcing())
+        self._wake.set()
+
+    async def _announcing(self) -> None:
+        assert self._wake is not None
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            notes, self._notes = self._notes, []
+            if not notes:
+                continue
+            try:
+                conn = self._notify_conn
+                if conn is None or conn.closed:
+                    conn = self._notify_conn = await psycopg.AsyncConnection.connect(self._info, autocommit=True)
+                    await conn.execute(b"SET synchronous_commit = off")  # a note need not wait for the disk
+                await conn.execute(_PG_NOTIFY.encode(), (notes,))
+            except psycopg.Error as exc:
+                log.warning("%d change note(s) to the other processes were not sent (%s)", len(notes), exc)
+                self._notify_conn = None
+
+    @contextlib.asynccontextmanager
+    async def _connection(self, fresh: bool = False) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
+        if self._free is None:
+            self._free = asyncio.Semaphore(self.SIZE)
+        async with self._free:
+            conn = None
+            while not fresh and self._idle and conn is None:
+                conn = self._idle.pop()
+                if conn.closed:
+                    conn = None
+            if conn is None:
+                conn = await psycopg.AsyncConnection.connect(self._info, autocommit=True)  # a statement: a transaction
+            try:
+                yield conn
+            except BaseException:
+                with contextlib.suppress(Exception):  # a statement cut off mid-way: the connection is not reused
+                    await conn.close()
+                raise
+            self._idle.append(conn)
+
+    async def _retrying(self, work: Any) -> Any:
+        """``work(connection)``; a connection the database dropped while idle (a restart) is
+        replaced once: the transaction did not commit, or committed and the retry meets its rev."""
+        try:
+            async with self._connection() as conn:
+                return await work(conn)
+        except psycopg.OperationalError:
+            async with self._connection(fresh=True) as conn:
+                return await work(conn)
+
+    async def append(self, g: StoredGame, start: int) -> None:
+        values = _row(g)
+        for c in _GAME_COLUMNS:
+            if isinstance(c.type, JSON):
+                values[c.name] = json.dumps(values[c.name])
+        rev = g.rev
+        new = g.entries[start:]
+        values.update(rev_was=rev, rev=rev + 1, note=f"g {g.id} {rev + 1} {self._origin}",
+                      idx=list(range(start, start + len(new))), actor=[a for a, _ in new], text=[t for _, t in new])
+        sql = self._commit.encode()
+
+        async def work(conn: psycopg.AsyncConnection[Any]) -> None:
+            cur = await conn.execute(sql, values)
+            row = await cur.fetchone()
+            if row is None or row[0] != 1:
+                raise Conflict(f"table {g.id} was changed by another server process (rev {rev} is gone)")
+            if row[1] != len(new):  # cannot be: one statement inserts them all or fails
+                raise RuntimeError(f"table {g.id}: {row[1]} of {len(new)} entries saved")
+
+        await self._retrying(work)
+        g.rev = rev + 1
+        if self._notify:
+            self.announce(values["note"])
+
+    async def load_tail(self, game_id: str, start: int) -> StoredGame | None:
+        async def work(conn: psycopg.AsyncConnection[Any]) -> StoredGame | None:
+            cur = await conn.execute(_PG_LOAD_TAIL.encode(), {"id": game_id, "start": start})
+            return _tail(await cur.fetchone())
+
+        result: StoredGame | None = await self._retrying(work)
+        return result
+
+    async def close(self) -> None:
+        if self._notifier is not None:
+            self._notifier.cancel()
+            with contextlib.suppress(BaseException):
+                await self._notifier
+            self._notifier = None
+        notes, self._notes = self._notes, []
+        if notes and self._notify_conn is not None:  # the last ones (a batch cut off is made up for: see above)
+            with contextlib.suppress(psycopg.Error):
+                await self._notify_conn.execute(_PG_NOTIFY.encode(), (notes,))
+        idle, self._idle = self._idle, []
+        if self._notify_conn is not None:
+            idle.append(self._notify_conn)
+            self._notify_conn = None
+        for conn in idle:
+            with contextlib.suppress(Exception):
+                await conn.close()
+
+    def close_now(self) -> None:
+        """Close the idle connections without the event loop (their sockets, at once)."""
+        idle, self._idle = self._idle, []
+        if self._notify_conn is not None:
+            idle.append(self._notify_conn)
+            self._notify_conn = None
+        for conn in idle:
+            with contextlib.suppress(Exception):
+                conn.pgconn.finish()
+
+
+def _tail(row: Any) -> StoredGame | None:
+    if row is None:
+        return None
+    n = len(_GAME_COLUMNS)
+    g = _from_row(dict(zip([c.name for c in _GAME_COLUMNS], row[:n], strict=True)))
+    g.entries = [(int(a), str(t)) for a, t in zip(row[n], row[n + 1], strict=True)]
+    return g
 
 
 def _row(g: StoredGame) -> dict[str, Any]:
@@ -243,6 +616,7 @@ def _from_row(r: dict[str, Any]) -> StoredGame:
         deadlines=dict(r["deadlines"] or {}),
         rematch=r["rematch"],
         version=int(r["version"]),
+        rev=int(r.get("rev") or 0),
     )
 
 

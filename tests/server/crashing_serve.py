@@ -24,8 +24,8 @@ class CrashingService(GameService):
     crash_after = 0
     commits = 0
 
-    def commit(self, live: LiveGame, start: int, acted: set[int]) -> None:
-        super().commit(live, start, acted)
+    async def commit(self, live: LiveGame, start: int, acted: set[int]) -> None:
+        await super().commit(live, start, acted)
         self.commits += 1
         if self.commits >= self.crash_after:
             os._exit(CRASH_EXIT)

@@ -62,6 +62,12 @@ def _check(live: LiveGame, conn: Conn, sent: dict[str, Any], rng: Random) -> Non
             f"payload for viewer {viewer} depends on what it may not see (re-dealt for {seat})")
 
 
+async def _sent(conns: list[Conn]) -> None:
+    """Let the connections' writers send all that waits (each outbox sends in a task of its own)."""
+    while not all(c.outbox is None or c.outbox.idle for c in conns):
+        await asyncio.sleep(0)
+
+
 async def _play(tmp: Path, gid: str, n: int, opts: dict[str, Any], seed: int) -> int:
     service = GameService(Store(f"sqlite:///{tmp / 'leak.db'}"), clock=FakeClock())
     created = service.create({"game": gid, "options": opts, "seats": [{"kind": "local"}] * n})
@@ -95,11 +101,13 @@ async def _play(tmp: Path, gid: str, n: int, opts: dict[str, Any], seed: int) ->
         if live.match.can_undo(seat) and rng.random() < 0.1:
             await service.handle(created["id"], conns[seat], json.dumps(
                 {"type": "undo", "seat": seat, "version": live.version}))
+            await _sent(conns)
             continue
         legal = live.match.legal(seat)
         text = legal[rng.randrange(len(legal))].to_text()
         await service.handle(created["id"], conns[seat], json.dumps(
             {"type": "act", "seat": seat, "version": live.version, "action": text}))
+        await _sent(conns)
     service.store.close()
     assert not failures, failures[0]
     assert live.match.is_over()
@@ -191,7 +199,7 @@ async def _play_with_searches(tmp: Path, gid: str, kinds: list[dict[str, Any]], 
     # every bot move must be what its search gives from a re-dealt position
     real_apply = service._apply_bot
 
-    def checked_apply(lv: LiveGame, seat: int, action: Any, seconds: float | None = None) -> None:
+    async def checked_apply(lv: LiveGame, seat: int, action: Any, seconds: float | None = None) -> None:
         if isinstance(action, str):
             name = lv.controller(seat)
             assert name is not None
@@ -199,7 +207,7 @@ async def _play_with_searches(tmp: Path, gid: str, kinds: list[dict[str, Any]], 
             if action != again:
                 failures.append("a bot's move depends on what its seat may not see")
             counts["bot"] += 1
-        real_apply(lv, seat, action, seconds)
+        await real_apply(lv, seat, action, seconds)
 
     service._apply_bot = checked_apply  # type: ignore[method-assign]
     steps = 0

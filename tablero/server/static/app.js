@@ -425,8 +425,9 @@
     const finishedCount = games.filter(g => state(g) === "over").length;
     const items = shown.map(g => {
       const st = state(g);
-      const status = st === "over" ? t("status.over") : st === "open" ? t("status.open", { n: g.open_seats.length })
-        : t("status.running");
+      const status = (st === "over" ? t("status.over") : g.status === "abandoned" ? t("status.abandoned")
+        : st === "open" ? t("status.open", { n: g.open_seats.length }) : t("status.running"))
+        + (g.attention ? " · " + t("status.attention") : "");
       const when = new Date(g.created * 1000);
       return el("li", { class: "game-item status-" + st + (mine.has(g.id) ? " mine" : ""), "data-id": g.id,
         "data-game": g.game, "data-status": st },
@@ -571,6 +572,7 @@
       S.ws = ws;
       ws.onopen = () => {
         S.status = "live"; S.retry = 0; S.logs = {};
+        Object.assign(data, saved(id));  // the device's keys now: another tab may have stored a new one
         ws.send(JSON.stringify({ type: "hello", tokens: data.tokens, admin: data.admin, lang }));
       };
       ws.onmessage = (ev) => {
@@ -588,15 +590,22 @@
         }
         if (msg.type === "revoked") {
           if (msg.tokens) {  // the answer to hello: these keys of this device hold no seat (any more)
+            Object.assign(data, saved(id));
             data.tokens = data.tokens.filter(x => !msg.tokens.includes(x));
             save(id, data);
             S.notice = msg.seats.length
               ? t("notice.revoked", { letters: msg.seats.map(i => String.fromCharCode(65 + i)).join(", ") })
               : t("notice.unknown_key");
             draw();
-          } else {  // the creator took a seat from this device just now: say hello again (the server names the dead key)
-            reconnect();
+          } else {  // the creator took a seat from this device, or another tab rotated its key, just now:
+            reconnect();  // say hello again with what the device holds (the server names a dead key)
           }
+          return;
+        }
+        if (msg.type === "token") {  // a seat's key was replaced (rotation): store the new one at once
+          Object.assign(data, saved(id));
+          data.tokens = Array.from(new Set(data.tokens.filter(x => x !== msg.old).concat([msg.token])));
+          save(id, data);
           return;
         }
         if (msg.type === "hint") {
@@ -780,6 +789,7 @@
       if (p.result && window.Tablero.parts.endScreen) decision.append(window.Tablero.parts.endScreen(p, ctx));  // endscreen.js
       const changed = window.Tablero.parts.advanced && window.Tablero.parts.advanced.changes(p.data_changes, { note: true });
       if (changed) side.append(changed);  // advanced.js: the rules data this table changed, for everyone
+      if (p.attention) side.append(attentionBox(p));  // a bot's move failed: the bots wait (docs/web.md)
       side.append(adminBox(p), sharePanel(p), logBox(p));
       const replayBox = window.Tablero.parts.replay && window.Tablero.parts.replay(p, ctx); if (replayBox) side.prepend(replayBox);  // replay.js
       if (window.Tablero.parts.chat) side.append(window.Tablero.parts.chat(p, ctx));
@@ -971,6 +981,14 @@
         el("label", {}, el("input", { type: "checkbox", id: "anim-setting", checked: A.setting() && !A.reduced(),
           disabled: A.reduced(), onchange: (e) => A.setEnabled(e.target.checked) }), " ", t("anim.setting")),
         A.reduced() ? el("p", { class: "muted small", id: "anim-reduced" }, t("anim.reduced")) : null);
+    }
+
+    /* A bot's move failed (p.attention): everybody is told; the creator may let the bots try again. */
+    function attentionBox(p) {
+      return el("div", { class: "notice attention", id: "attention", role: "alert" },
+        el("p", {}, t("attention.note")),
+        p.admin ? el("button", { type: "button", id: "resume-bots", onclick: () => send({ type: "resume" }) },
+          t("attention.resume")) : null);
     }
 
     function adminBox(p) {
@@ -1248,4 +1266,14 @@
     lobby, table, join, parts: {}, on: {},
     util: { el, t, api, botLabel, saved, save, langSwitch, loadUI, get lang() { return lang; } },
   };
+
+  /* The page starts here, not in an inline script (the server's Content-Security-Policy allows
+   * only the site's own script files): the body's data-start names the page (lobby, table, join;
+   * tutorial.js adds tutorial), run once every script of the page has loaded. */
+  document.addEventListener("DOMContentLoaded", () => {
+    const start = document.body.dataset.start;
+    if (["lobby", "table", "join", "tutorial"].includes(start) && typeof window.Tablero[start] === "function") {
+      window.Tablero[start]();
+    }
+  });
 })();

@@ -381,11 +381,16 @@
       // One listener per board root for every place, drawn as DOM, SVG or HTML text alike.
       root.dataset.bkWired = "1";
       const target = (e) => (e.target && e.target.closest ? e.target.closest("[data-bk-place]") : null);
+      // A "?" rules link (rulesLinkHTML) inside a place opens the rules, never plays: its clicks and
+      // keys stop here (no inline handler on the link: the server's CSP runs none).
+      const help = (e) => (e.target && e.target.closest ? e.target.closest("a.bk-help[data-rules]") : null);
       root.addEventListener("click", (e) => {
+        if (help(e)) { e.stopPropagation(); return; }
         const n = target(e);
         if (n && root.contains(n)) { e.preventDefault(); e.stopPropagation(); root._bkActivate(n); }
       });
       root.addEventListener("keydown", (e) => {
+        if (help(e)) { e.stopPropagation(); return; }
         if (e.key !== "Enter" && e.key !== " " && e.key !== "Spacebar") return;
         const n = target(e);
         if (n && root.contains(n)) { e.preventDefault(); root._bkActivate(n); }
@@ -414,8 +419,7 @@
     function rulesLinkHTML(anchor, label) {
       const tip = esc(rulesTip(label));
       return `<a class="bk-help" href="${esc(rulesHref(anchor))}" target="_blank" rel="noopener" title="${tip}" ` +
-        `aria-label="${tip}" data-rules="${esc(anchor)}" onclick="event.stopPropagation()" ` +
-        `onkeydown="event.stopPropagation()">?</a>`;
+        `aria-label="${tip}" data-rules="${esc(anchor)}">?</a>`;  // its clicks stop at the board's root (above)
     }
 
     return {

@@ -2,7 +2,8 @@
  *
  * Its own page, not a part of the table: the page shell (app.py tutorial_page) loads boardkit.js,
  * app.js (for Tablero.util: words, requests, the language switch), this file and the game's
- * board.js, then calls Tablero.tutorial(). Loaded anywhere else it only defines that function.
+ * board.js; app.js then calls Tablero.tutorial() (the body's data-start). Loaded anywhere else it
+ * only defines that function.
  *
  * The server keeps nothing (tablero/server/tutorial.py): every request rebuilds the step from
  * its scenario. GET /api/tutorial/<game>?lang= lists the steps; POST /api/tutorial/<game>/<k>
