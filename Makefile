@@ -67,15 +67,16 @@ bench-server: install services
 	$(BIN)/python -m tablero.server.bench --games 200 --players 4 --think 1.0 --seconds 30 \
 		--database postgresql+psycopg://tablero:tablero@127.0.0.1:5432/tablero_bench
 
-## 1,000 concurrent games of a person (a WebSocket client, 5 s per move) against three server bots
-## on one PostgreSQL database: one server process, two (each seat on either), two with one killed
-## (kill -9) mid-run and every acknowledged move looked up (docs/deploy.md, "More than one process").
-BENCH_CLUSTER = $(BIN)/python -m tablero.server.bench --games 1000 --players 4 --bot-seats 3 --think 5 \
-	--seconds 30 --warmup 15 --database postgresql+psycopg://tablero:tablero@127.0.0.1:5432/tablero_bench
+## 1,000 concurrent 4-player Don Carlo games, each a person (a WebSocket client, 10 s per move)
+## against three server bots, on one PostgreSQL database: one server process, two (each seat on
+## either), two with one killed (kill -9) mid-run and every acknowledged move looked up
+## (docs/deploy.md, "More than one process"). The games start over a minute, as they would end.
+BENCH_CLUSTER = $(BIN)/python -m tablero.server.bench --games 1000 --players 4 --bot-seats 3 --think 10 \
+	--ramp 60 --warmup 60 --seconds 60 --database postgresql+psycopg://tablero:tablero@127.0.0.1:5432/tablero_bench
 bench-cluster: install services
 	$(BENCH_CLUSTER) --processes 1
 	$(BENCH_CLUSTER) --processes 2
-	$(BENCH_CLUSTER) --processes 2 --kill-after 10
+	$(BENCH_CLUSTER) --processes 2 --kill-after 20
 
 ## Games/s of the executor on 1 and 2 local workers and Ray local (2 CPUs), with the scaling
 ## efficiency, as JSON (docs/bench-study.json; docs/cluster.md).
