@@ -171,12 +171,8 @@ def check_bounded(value: object, depth: int = 0) -> None:
             raise ValueError(f"nested at most {MAX_VALUE_DEPTH} deep")
         if len(value) > MAX_ITEMS:
             raise ValueError(f"at most {MAX_ITEMS} entries")
-        for item in (value.items() if isinstance(value, Mapping) else value):
-            if isinstance(item, tuple) and isinstance(value, Mapping):
-                check_bounded(item[0], depth + 1)
-                check_bounded(item[1], depth + 1)
-            else:
-                check_bounded(item, depth + 1)
+        for item in ([*value.keys(), *value.values()] if isinstance(value, Mapping) else value):
+            check_bounded(item, depth + 1)
 
 
 DATA_FIELD: Final = "data"

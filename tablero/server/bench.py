@@ -372,11 +372,15 @@ class Client:
         self.dead: set[str] = set()
         """Servers that refused a connection (killed): nobody connects there any more."""
 
-    def alive(self, rng: Random) -> str:
+    def alive_bases(self) -> list[str]:
+        """The servers not known to be dead (RuntimeError if none is left)."""
         bases = [b for b in self.spec.bases if b not in self.dead]
         if not bases:
             raise RuntimeError("no server answers")
-        return rng.choice(bases)
+        return bases
+
+    def alive(self, rng: Random) -> str:
+        return rng.choice(self.alive_bases())
 
     def spawn(self, coro: Any) -> None:
         task = asyncio.ensure_future(coro)
@@ -396,11 +400,8 @@ class Client:
 
     async def create(self, slot: int, number: int) -> tuple[str, dict[int, str], str]:
         """A new game on the next server that answers: its id, the person seats' tokens, the server."""
-        spec = self.spec
         while True:
-            bases = [b for b in spec.bases if b not in self.dead]
-            if not bases:
-                raise RuntimeError("no server answers")
+            bases = self.alive_bases()
             base = bases[(slot + number) % len(bases)]
             try:
                 return await self._create(base)

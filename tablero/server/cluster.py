@@ -60,13 +60,13 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import psycopg
-from sqlalchemy.engine import URL, make_url
+from sqlalchemy.engine import make_url
 
 from tablero.core.errors import TableroError
 from tablero.core.match import Match
 from tablero.server import chat, seatkeys, upkeep
 from tablero.server.settings import ServerSettings
-from tablero.server.store import CHANNEL, Conflict, Store, StoredGame
+from tablero.server.store import CHANNEL, Conflict, Store, StoredGame, conninfo
 
 log = logging.getLogger("tablero.server.cluster")
 
@@ -116,7 +116,7 @@ class GameService(Protocol):
 KEY_SEED = 1410
 """Seed of ``hashtextextended`` for the tables' advisory lock keys (a table's key: its id hashed)."""
 
-LOCK_KEY = "hashtextextended(k, 1410)"
+LOCK_KEY = f"hashtextextended(k, {KEY_SEED})"
 
 HELD_KEYS = """
     SELECT (l.classid::bigint << 32) | l.objid::bigint AS key
@@ -128,11 +128,6 @@ ORPHANS = f"""
     SELECT g.id, g.rev FROM games g
     WHERE g.status = 'running' AND hashtextextended(g.id, {KEY_SEED}) NOT IN (SELECT key FROM held)"""
 """Running tables whose advisory lock no process holds (only some of them need one)."""
-
-
-def conninfo(url: str | URL) -> str:
-    """A libpq connection string (URL) from a SQLAlchemy URL (``postgresql+psycopg://…``)."""
-    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
 def _hash(token: str) -> str:

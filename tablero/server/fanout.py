@@ -139,10 +139,7 @@ class Outbox:
             return
         for text in texts:
             try:
-                if self.timeout > 0:
-                    async with asyncio.timeout(self.timeout):
-                        await self._send(text)
-                else:
+                async with asyncio.timeout(self.timeout if self.timeout > 0 else None):  # None: no limit
                     await self._send(text)
             except TimeoutError:
                 self._drop(SLOW_CLOSE, f"too slow: a message took over {self.timeout:g} s to be read")

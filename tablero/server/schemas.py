@@ -39,7 +39,7 @@ from typing import Annotated, Any, Literal
 from fastapi import Request, Response
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -271,9 +271,9 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
 
 
 # ---------------------------------------------------------------------- names
-BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
-"""The bidirectional controls: they would reorder the text around a name."""
 _JOINERS = frozenset("\u200c\u200d")
+"""The only format characters (category Cf) a name keeps; every other one is refused, the
+bidirectional controls of the module docstring among them (they are all Cf)."""
 
 
 def clean_name(raw: object, where: str = "name") -> str:
@@ -290,7 +290,7 @@ def clean_name(raw: object, where: str = "name") -> str:
     text = " ".join(raw.split())
     for ch in text:
         cat = unicodedata.category(ch)
-        if ch in BIDI or cat in ("Cc", "Cs") or (cat == "Cf" and ch not in _JOINERS):
+        if cat in ("Cc", "Cs") or (cat == "Cf" and ch not in _JOINERS):
             raise _refuse(f"{where}: U+{ord(ch):04X} is no character a name may hold "
                           "(control, direction or invisible format characters)")
     return unicodedata.normalize("NFC", text)[:MAX_NAME].strip()
@@ -302,8 +302,9 @@ def shown(text: str) -> str:
     return _SURROGATE.sub("\ufffd", text)
 
 
-Name = Annotated[str, StringConstraints(max_length=MAX_NAME_INPUT), AfterValidator(clean_name)]
-"""A name in a request: cleaned by :func:`clean_name` (a bad one refuses the request)."""
+Name = Annotated[str, StringConstraints(max_length=MAX_NAME_INPUT)]
+"""A name in a request, as sent: the service cleans it with :func:`clean_name` (a bad one refuses
+the request), for every caller alike."""
 
 
 def seconds(value: object, name: str, default: float) -> float:
@@ -459,7 +460,7 @@ class Chat(_Msg):
     type: Literal["chat"]
     seat: Seat | None = None
     text: str
-    name: Annotated[str, StringConstraints(max_length=MAX_NAME_INPUT)] | None = None
+    name: Name | None = None
 
 
 class ChatHistory(_Msg):

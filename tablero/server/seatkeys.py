@@ -88,6 +88,10 @@ def expired(seat: Seat, now: float, settings: ServerSettings) -> bool:
     return bool(settings.token_idle_days) and last is not None and now - float(last) >= settings.token_idle_days * DAY
 
 
+def _current_seat(seats: Sequence[Seat], token_hash: str) -> int | None:
+    return next((i for i, s in enumerate(seats) if s.get("token") == token_hash), None)
+
+
 def _rotated_seat(seats: Sequence[Seat], token_hash: str) -> int | None:
     return next((i for i, s in enumerate(seats) if token_hash in s.get("rotated", ())), None)
 
@@ -98,9 +102,9 @@ def _in_grace(seat: Seat, now: float, settings: ServerSettings) -> bool:
 
 def token_seat(seats: Sequence[Seat], token_hash: str, now: float, settings: ServerSettings) -> int | None:
     """The seat a token holds now (its current token, not expired; or a rotated one in its grace)."""
-    for i, s in enumerate(seats):
-        if s.get("token") == token_hash:
-            return None if expired(s, now, settings) else i
+    i = _current_seat(seats, token_hash)
+    if i is not None:
+        return None if expired(seats[i], now, settings) else i
     r = _rotated_seat(seats, token_hash)
     return r if r is not None and _in_grace(seats[r], now, settings) else None
 
@@ -140,7 +144,7 @@ def check_hello(seats: Sequence[Seat], tokens: Sequence[str], now: float, settin
     stale: list[tuple[int, str]] = []
     for t in dict.fromkeys(tokens):
         h = hash_token(t)
-        i = next((k for k, s in enumerate(seats) if s.get("token") == h), None)
+        i = _current_seat(seats, h)
         if i is not None:
             if expired(seats[i], now, settings):
                 out.refused.append(t)

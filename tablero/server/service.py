@@ -66,12 +66,6 @@ SEAT_KINDS = ("you", "local", "person", "bot")
 """``you``/``local``: played on the creating device (several = hot-seat); ``person``: an
 invite link; ``bot``: a bot by name."""
 
-MAX_MESSAGE = 16_384
-"""Largest client message (bytes of JSON) the server reads."""
-
-MAX_NAME = 24
-"""Longest seat name (characters)."""
-
 KEEP_OLD = 8
 """How many used, replaced and revoked keys a seat remembers (to tell people why a link fails)."""
 
@@ -804,8 +798,8 @@ class GameService:
             if refusal is not None:
                 raise ServiceError(refusal[1], code=refusal[0])
             start = live.version
-            seatkeys.used(live.stored.seats[seat], self.clock())
             live.match.undo(seat)
+            seatkeys.used(live.stored.seats[seat], self.clock())  # saved with the take-back
             await self.commit(live, start, {seat})
         await self._broadcast(live)
 
@@ -915,8 +909,9 @@ class GameService:
                   gid, upkeep.REASONS.get(reason, reason), seat, bot, exc_info=exc)
         if self.live.get(gid) is not live:
             return  # no longer the table in memory: the next request loads it from the store
+        # a StoreFailed: commit() restored the table already
         if not isinstance(exc, StoreFailed) and not self._restore(live):
-            return  # commit() restored it already
+            return  # it could not be reloaded and left memory: the next request loads it
         upkeep.mark(live.stored, reason=reason, seat=seat, bot=bot, now=self.clock())
         try:
             self.store.save_row(live.stored)

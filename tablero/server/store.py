@@ -40,7 +40,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import URL, Connection, Engine, make_url
 
 from tablero.core.errors import ErrorCode, TableroError
 from tablero.server.settings import ServerSettings
@@ -289,16 +289,9 @@ class Store:
             conn.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload})
 
     def load(self, game_id: str) -> StoredGame | None:
-        with self.engine.connect() as conn:
-            row = conn.execute(select(games).where(games.c.id == game_id)).mappings().first()
-            if row is None:
-                return None
-            rows = conn.execute(
-                select(entries.c.actor, entries.c.text).where(entries.c.game_id == game_id).order_by(entries.c.idx)
-            ).all()
-        g = _from_row(dict(row))
-        # the row's own entries: another process may have committed more between the two reads
-        g.entries = [(int(a), str(t)) for a, t in rows[:g.version]]
+        g = self.load_tail(game_id, 0)
+        if g is not None:  # the row's own entries: another process may have committed more between the two reads
+            del g.entries[g.version:]
         return g
 
     def load_tail(self, game_id: str, start: int) -> StoredGame | None:
@@ -394,6 +387,11 @@ _UPDATE = (update(games).where(games.c.id == bindparam("v_id"), games.c.rev == b
 _UPDATE_NOTIFY = _UPDATE.returning(func.pg_notify(CHANNEL, bindparam("v_note", type_=Text)))
 
 
+def conninfo(url: str | URL) -> str:
+    """A libpq connection string (URL) from a SQLAlchemy URL (``postgresql+psycopg://…``)."""
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
 def _in_event_loop() -> bool:
     try:
         asyncio.get_running_loop()
@@ -443,12 +441,11 @@ class AsyncPostgres:
     """Connections for commits and reads at most (commits of different tables overlap)."""
 
     def __init__(self, url: Any, notify: bool, origin: str) -> None:
-        self._info = url.set(drivername="postgresql").render_as_string(hide_password=False)
+        self._info = conninfo(url)
         self._notify = notify
         self._origin = origin
         self._idle: list[psycopg.AsyncConnection[Any]] = []
         self._free: asyncio.Semaphore | None = None
-        self._commit = _PG_COMMIT
         self._notes: list[str] = []
         self._wake: asyncio.Event | None = None
         self._notifier: asyncio.Task[None] | None = None
@@ -520,7 +517,7 @@ class AsyncPostgres:
         new = g.entries[start:]
         values.update(rev_was=rev, rev=rev + 1, note=f"g {g.id} {rev + 1} {self._origin}",
                       idx=list(range(start, start + len(new))), actor=[a for a, _ in new], text=[t for _, t in new])
-        sql = self._commit.encode()
+        sql = _PG_COMMIT.encode()
 
         async def work(conn: psycopg.AsyncConnection[Any]) -> None:
             cur = await conn.execute(sql, values)
@@ -553,23 +550,23 @@ class AsyncPostgres:
         if notes and self._notify_conn is not None:  # the last ones (a batch cut off is made up for: see above)
             with contextlib.suppress(psycopg.Error):
                 await self._notify_conn.execute(_PG_NOTIFY.encode(), (notes,))
-        idle, self._idle = self._idle, []
-        if self._notify_conn is not None:
-            idle.append(self._notify_conn)
-            self._notify_conn = None
-        for conn in idle:
+        for conn in self._let_go():
             with contextlib.suppress(Exception):
                 await conn.close()
 
     def close_now(self) -> None:
         """Close the idle connections without the event loop (their sockets, at once)."""
-        idle, self._idle = self._idle, []
-        if self._notify_conn is not None:
-            idle.append(self._notify_conn)
-            self._notify_conn = None
-        for conn in idle:
+        for conn in self._let_go():
             with contextlib.suppress(Exception):
                 conn.pgconn.finish()
+
+    def _let_go(self) -> list[psycopg.AsyncConnection[Any]]:
+        """The idle connections and the notes' one, no longer this object's (to be closed)."""
+        conns, self._idle = self._idle, []
+        if self._notify_conn is not None:
+            conns.append(self._notify_conn)
+            self._notify_conn = None
+        return conns
 
 
 def _tail(row: Any) -> StoredGame | None:

@@ -117,11 +117,15 @@ def needs_server(stored: StoredGame) -> bool:
                and (seats[p].get("kind") == "bot" or seats[p].get("replaced") is not None) for p in to_act)
 
 
+def _quiet(live: LiveGame) -> bool:
+    """Nobody connected, no bot loop or search, lock free."""
+    return not live.conns and not live.bots_running and live.thinking is None and not live.lock.locked()
+
+
 def evictable(live: LiveGame, runs_here: bool = True) -> bool:
-    """May leave memory: nobody connected, no bot loop or search, lock free, nothing to do alone
-    (``runs_here`` False: another server process runs its bots and clock, tablero.server.cluster)."""
-    return (not live.conns and not live.bots_running and live.thinking is None and not live.lock.locked()
-            and not (runs_here and needs_server(live.stored)))
+    """May leave memory: quiet (:func:`_quiet`), nothing to do alone (``runs_here`` False:
+    another server process runs its bots and clock, tablero.server.cluster)."""
+    return _quiet(live) and not (runs_here and needs_server(live.stored))
 
 
 def last_seen(stored: StoredGame) -> float:
@@ -135,5 +139,4 @@ def idle_since(live: LiveGame) -> float:
 
 
 def may_abandon(live: LiveGame, cutoff: float) -> bool:
-    return (live.stored.status == "running" and not live.conns and not live.bots_running
-            and live.thinking is None and not live.lock.locked() and idle_since(live) < cutoff)
+    return live.stored.status == "running" and _quiet(live) and idle_since(live) < cutoff

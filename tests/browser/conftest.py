@@ -19,6 +19,7 @@ import pytest
 import uvicorn
 
 from tablero.server.app import create_app
+from tablero.server.settings import ServerSettings
 
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
@@ -34,9 +35,12 @@ def free_port() -> int:
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
-    """A tablero server on a free port with its own SQLite database; yields its base URL."""
-    app = create_app(f"sqlite:///{tmp_path / 'web.db'}", bot_delay=0, tick_seconds=0.2)
+def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
+    """A tablero server on a free port with its own SQLite database; yields its base URL. A test
+    gives it :class:`ServerSettings` by indirect parametrisation:
+    ``@pytest.mark.parametrize("server", [ServerSettings(...)], indirect=True)``."""
+    settings: ServerSettings | None = getattr(request, "param", None)
+    app = create_app(f"sqlite:///{tmp_path / 'web.db'}", bot_delay=0, tick_seconds=0.2, settings=settings)
     port = free_port()
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65_536))
     thread = threading.Thread(target=srv.run, daemon=True)

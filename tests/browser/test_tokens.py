@@ -3,39 +3,17 @@
 from __future__ import annotations
 
 import json
-import threading
-import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 
-from tablero.server.app import create_app
 from tablero.server.settings import ServerSettings
 
-from .conftest import SHOTS, free_port
+from .conftest import SHOTS
 from .test_links import WAIT, Watch, create, hold, open_table, ws_payload
 
-
-@pytest.fixture
-def rotating_server(tmp_path: Path) -> Iterator[str]:
-    """A server that rotates every seat token at every hello (it is older than a millisecond)."""
-    settings = ServerSettings(token_rotate_days=1e-9, token_grace_seconds=0)
-    app = create_app(f"sqlite:///{tmp_path / 'web.db'}", bot_delay=0, tick_seconds=0.2, settings=settings)
-    port = free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    for _ in range(300):
-        if srv.started:
-            break
-        time.sleep(0.05)
-    assert srv.started, "server did not start"
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
+ROTATING = ServerSettings(token_rotate_days=1e-9, token_grace_seconds=0)
+"""Every seat token is rotated at every hello (it is older than a millisecond)."""
 
 
 def stored_tokens(page: Any, gid: str) -> list[str]:
@@ -44,8 +22,8 @@ def stored_tokens(page: Any, gid: str) -> list[str]:
     return tokens
 
 
-def test_a_rotated_token_is_stored_and_a_reload_still_holds_the_seat(browser: Any, rotating_server: str) -> None:
-    server = rotating_server
+@pytest.mark.parametrize("server", [ROTATING], ids=["rotating"], indirect=True)
+def test_a_rotated_token_is_stored_and_a_reload_still_holds_the_seat(browser: Any, server: str) -> None:
     watch = Watch(browser, server)
     try:
         g = create(server, "el-grande", [{"kind": "you"}, {"kind": "bot", "bot": "random"}],

@@ -41,7 +41,8 @@ from tablero.server.settings import ServerSettings
 from tablero.server.store import Store
 
 from .conftest import _pg_url, _worker_db, client, create, hello, recv
-from .test_crash import HOT_SEAT, TIMEOUT, Server, Table, _free_port
+from .test_crash import HOT_SEAT, TIMEOUT, Server, Servers, Table, _free_port, get_json
+from .test_crash import create as create_game
 from .test_ops import other_database
 
 SWEEP = "0.3"
@@ -61,30 +62,15 @@ WITH_BOTS: dict[str, Any] = {
 
 class Node(Server):
     """One ``tablero serve`` subprocess on the shared database; output to a file (a crash test's
-    server, started with a bot delay and a short sweep)."""
+    server, started with a bot delay and a short sweep, and no other TABLERO_ settings)."""
 
-    def __init__(self, url: str, log: Path, bot_delay: float) -> None:  # its own command line
-        self.port = _free_port()
-        self.log = log
-        cmd = [sys.executable, "-c", "from tablero.cli.main import main; main()", "serve", "--host", "127.0.0.1",
-               "--port", str(self.port), "--database", url, "--bot-delay", str(bot_delay)]
+    def __init__(self, url: str, log: Path, bot_delay: float) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith("TABLERO_")}
         env["TABLERO_CLUSTER_SWEEP_SECONDS"] = SWEEP
-        with log.open("ab") as out:
-            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
-        self._wait_ready()
+        super().__init__(url, log, bot_delay=bot_delay, env=env)
 
-    def get(self, path: str) -> dict[str, Any]:
-        r = httpx.get(self.http + path, timeout=TIMEOUT, trust_env=False)
-        assert r.status_code == 200, r.text
-        data: dict[str, Any] = r.json()
-        return data
-
-    def create(self, spec: dict[str, Any]) -> dict[str, Any]:
-        r = httpx.post(self.http + "/api/games", json=spec, timeout=TIMEOUT, trust_env=False)
-        assert r.status_code == 200, r.text
-        data: dict[str, Any] = r.json()
-        return data
+    get = get_json
+    create = create_game
 
     def bot_moves(self) -> float:
         """The process's count of bot moves (``/metrics``)."""
@@ -93,20 +79,13 @@ class Node(Server):
         return float(m.group(1)) if m else 0.0
 
 
-class Cluster:
-    def __init__(self, url: str, tmp: Path) -> None:
-        self.url = url
-        self.tmp = tmp
-        self.nodes: list[Node] = []
+class Cluster(Servers):
+    """Starts :class:`Node` s on one database (the crash tests' :class:`Servers`)."""
 
-    def start(self, bot_delay: float = 0.0) -> Node:
-        node = Node(self.url, self.tmp / f"node-{len(self.nodes)}.log", bot_delay)
-        self.nodes.append(node)
+    def start(self, bot_delay: float = 0.0) -> Node:  # type: ignore[override]
+        node = Node(self.url, self.tmp / f"node-{len(self.started)}.log", bot_delay)
+        self.started.append(node)
         return node
-
-    def close(self) -> None:
-        for n in self.nodes:
-            n.stop()
 
 
 @pytest.fixture

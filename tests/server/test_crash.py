@@ -76,16 +76,18 @@ def _free_port() -> int:
 class Server:
     """One ``tablero serve`` subprocess on a free port; its output goes to a file."""
 
-    def __init__(self, url: str, log: Path, crash_after: int | None = None) -> None:
+    def __init__(self, url: str, log: Path, crash_after: int | None = None, *, bot_delay: float = 0.0,
+                 env: dict[str, str] | None = None) -> None:
         self.port = _free_port()
         self.log = log
         if crash_after is None:
             cmd = [sys.executable, "-c", "from tablero.cli.main import main; main()"]
         else:
             cmd = [sys.executable, str(CRASHING_SERVE), str(crash_after)]
-        cmd += ["serve", "--host", "127.0.0.1", "--port", str(self.port), "--database", url, "--bot-delay", "0"]
+        cmd += ["serve", "--host", "127.0.0.1", "--port", str(self.port), "--database", url,
+                "--bot-delay", str(bot_delay)]
         with log.open("ab") as out:
-            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
         self._wait_ready()
 
     @property

@@ -37,6 +37,7 @@ from tablero.server.workers import Workers
 
 from .conftest import _pg_url, _worker_db, client, create, hello, recv
 from .test_api import act, until_turn
+from .test_crash import _free_port
 
 CHEAP = "ismcts:iterations=6:depth=2"
 """A search bot that answers in milliseconds (it runs in the test's thread pool)."""
@@ -204,13 +205,6 @@ def test_json_log_records_carry_level_logger_extras_and_the_exception() -> None:
     assert second["level"] == "ERROR" and second["message"] == "a bot failed: ünïcode"
     assert second["game_id"] == "g2"
     assert "RuntimeError: the search died" in second["exception"]
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 @pytest.fixture
