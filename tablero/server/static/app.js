@@ -390,7 +390,7 @@
     const statusSel = el("select", { id: "filter-status", "aria-label": t("lobby.filter_status"),
       onchange: (e) => { LIST.status = e.target.value; listGames(); } },
     [["", t("lobby.any_status")], ["open", t("lobby.status_open")], ["running", t("lobby.status_running")],
-      ["over", t("lobby.status_over")]].map(([v, l]) => el("option", { value: v, selected: LIST.status === v }, l)));
+      ["abandoned", t("lobby.status_abandoned")], ["over", t("lobby.status_over")]].map(([v, l]) => el("option", { value: v, selected: LIST.status === v }, l)));
     bar.replaceChildren(el("label", {}, el("span", {}, t("lobby.filter_game")), gameSel),
       el("label", {}, el("span", {}, t("lobby.filter_status")), statusSel));
   }
@@ -415,7 +415,9 @@
     try {
       data = await api("GET", "/api/games?lang=" + lang + "&mine=" + encodeURIComponent(mineIds.join(",")));
     } catch (e) { return; }
-    const state = (g) => g.status === "over" ? "over" : g.open_seats.length ? "open" : "running";
+    // a table nobody used for weeks is not "in progress": it has a filter of its own
+    const state = (g) => g.status === "over" ? "over" : g.status === "abandoned" ? "abandoned"
+      : g.open_seats.length ? "open" : "running";
     const mine = new Set(mineIds);
     const games = data.games.filter(g => (!LIST.game || g.game === LIST.game) && (!LIST.status || state(g) === LIST.status));
     games.sort((a, b) => (mine.has(b.id) - mine.has(a.id)) || (b.created - a.created));
@@ -425,7 +427,7 @@
     const finishedCount = games.filter(g => state(g) === "over").length;
     const items = shown.map(g => {
       const st = state(g);
-      const status = (st === "over" ? t("status.over") : g.status === "abandoned" ? t("status.abandoned")
+      const status = (st === "over" ? t("status.over") : st === "abandoned" ? t("status.abandoned")
         : st === "open" ? t("status.open", { n: g.open_seats.length }) : t("status.running"))
         + (g.attention ? " · " + t("status.attention") : "");
       const when = new Date(g.created * 1000);
@@ -558,6 +560,7 @@
       notice: "",      // why this device watches now (its seat was given to another device), or ""
       shareNote: "",   // what the invite panel last did ("new invite link for B")
       shareOpen: null, // the invite panel opened or closed by hand (null: open while a seat waits for its person)
+      taking: {},      // seat -> the invite made when taking it back, until an update shows the seat free
     };
     const app = document.getElementById("app");
     S.cat = await api("GET", "/api/catalogue/" + gameId + "/" + lang);
@@ -1034,6 +1037,9 @@
             if (!confirm(t(ask, { letter, name: s.name }))) return;
             try {
               const res = await api("POST", "/api/games/" + id + "/invite", { admin: data.admin, seat: i });
+              // the answer may come before the update that shows the seat free: until then the
+              // seat still looks taken here, and its new invite must not be dropped as spent
+              if (s.claimed) S.taking[i] = res.invite;
               data.invites = Object.assign({}, data.invites, { [String(i)]: res.invite });
               save(id, data);
               S.shareNote = t("share.made", { letter });
@@ -1043,6 +1049,7 @@
           };
           const buttons = [];
           if (!s.claimed) {
+            delete S.taking[i];
             if (inv) {
               buttons.push(el("button", { type: "button", class: "copy-invite", "data-seat": i,
                 onclick: (e) => copyText(inviteLink(id, inv), e.target) }, t("share.copy_invite")));
@@ -1050,7 +1057,7 @@
             buttons.push(el("button", { type: "button", class: "link new-invite", "data-seat": i,
               onclick: () => renew("share.new_q") }, inv ? t("share.new_link") : t("share.make_link")));
           } else {
-            if (inv) {  // taken: the old invite is spent
+            if (inv && S.taking[i] !== inv) {  // taken: the old invite is spent
               delete data.invites[String(i)]; save(id, data);
             }
             buttons.push(el("button", { type: "button", class: "link revoke", "data-seat": i,
