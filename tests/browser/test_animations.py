@@ -170,6 +170,25 @@ def test_a_key_press_finishes_the_animations_at_once(browser: Any, server: str) 
     page.context.close()
 
 
+def test_an_el_grande_power_card_played_again_is_keyed_once(browser: Any, server: str) -> None:
+    """A power card taken back (4E) and played again shows twice in its player's log: only its
+    last showing is the card (a key used twice made the deep tier fail on ``power-1-1``)."""
+    errors: list[str] = []
+    g = create(server, "el-grande", [{"kind": "you", "name": "Ana"}, {"kind": "bot", "bot": "greedy"},
+                                     {"kind": "bot", "bot": "random"}], {"short_game": True})
+    page = open_seat(browser, server, g, errors)
+    page.wait_for_selector(".moves button.move", timeout=WAIT)
+    keyed = page.evaluate("""() => { const S = Tablero.ctx.S;
+        for (const p of Object.values(S.payloads)) p.view.public.power_log[1] = [5, 1, 0, 1];
+        BoardKit.animate.stop(); Tablero.ctx.draw();
+        return [...document.querySelectorAll('.board [data-anim^="power-1-"]')].map(e => e.dataset.anim); }""")
+    assert sorted(keyed) == ["power-1-1", "power-1-5"]
+    keys = page.evaluate(KEYS)
+    assert len(keys) == len(set(keys)), f"a key is used twice: {sorted(k for k in keys if keys.count(k) > 1)}"
+    assert not errors, errors
+    page.context.close()
+
+
 @pytest.mark.parametrize(("game", "options", "shape"), [
     ("don-carlo", {}, DESKTOP),
     ("el-grande", {"short_game": True}, DESKTOP),

@@ -763,8 +763,9 @@
         const isNow = nowV > 0 && val === nowV && k === log.lastIndexOf(nowV);
         const chip = h("span", { class: "eg-chip" + (val === 0 ? " eg-chip-back" : "") + (isNow ? " eg-chip-now" : ""), title: val === 0 ? L.takenBack : (L.power + " " + val) }, [val === 0 ? "↩" : String(val)]);
         if (p === lastActor && k === log.length - 1 && (lastKind === "power" || lastKind === "take_back")) chip.classList.add("last");
-        // (a card taken back into the viewer's hand is keyed there, not in the log)
-        if (val > 0 && !(isViewer && mine && (mine.hand || []).indexOf(val) >= 0)) {
+        // (a card taken back into the viewer's hand is keyed there, not in the log; a card taken
+        // back and played again shows twice in the log: only its last showing is the card)
+        if (val > 0 && k === log.lastIndexOf(val) && !(isViewer && mine && (mine.hand || []).indexOf(val) >= 0)) {
           chip.setAttribute("data-anim", "power-" + p + "-" + val);
           chip.setAttribute("data-anim-from", "hand-" + p);
         }
