@@ -442,8 +442,9 @@ def backup(
 ) -> None:
     """Write every game, record entry and chat line of the server's database to FILE (JSON lines),
     from one snapshot: safe while the server runs. See docs/deploy.md."""
-    from tablero.server.backup import BackupError, database_url, summary
+    from tablero.server.backup import BackupError, summary
     from tablero.server.backup import backup as run_backup
+    from tablero.server.store import database_url
 
     try:
         counts = run_backup(database_url(database), file)
@@ -461,8 +462,9 @@ def restore(
 ) -> None:
     """Restore a backup into an empty database, SQLite or PostgreSQL (in one transaction: all or
     nothing). Stop the server first; start it on the database afterwards."""
-    from tablero.server.backup import BackupError, database_url, summary
+    from tablero.server.backup import BackupError, summary
     from tablero.server.backup import restore as run_restore
+    from tablero.server.store import database_url
 
     try:
         counts = run_restore(database_url(database), file, force=force)

@@ -38,7 +38,8 @@ from tablero.server.service import (
     error_message,
 )
 from tablero.server.settings import ServerSettings
-from tablero.server.store import DEFAULT_URL, Store
+from tablero.server.store import Store
+from tablero.server.store import database_url as store_url
 from tablero.server.summary import summary as end_summary
 from tablero.server.workers import REVIEW_BUDGET, Workers
 
@@ -73,7 +74,7 @@ def create_app(
     """The app over one service. ``max_searches``: bot searches, hints and reviews running at
     once in worker processes (default: the CPU count); ``workers`` replaces that pool (tests);
     ``settings``: limits and switches (default: :meth:`ServerSettings.from_env`)."""
-    url = database_url or os.environ.get("TABLERO_DATABASE_URL") or DEFAULT_URL
+    url = store_url(database_url)
     if bot_delay is None:
         bot_delay = float(os.environ.get("TABLERO_BOT_DELAY", "0.4"))
     settings = settings if settings is not None else ServerSettings.from_env()

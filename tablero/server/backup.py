@@ -32,7 +32,7 @@ from sqlalchemy import Table, delete, func, insert, inspect, select
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
 
-from tablero.server.store import DEFAULT_URL, make_engine, metadata, migrate
+from tablero.server.store import make_engine, metadata, migrate
 
 FORMAT = "tablero-backup"
 VERSION = 1
@@ -46,12 +46,6 @@ BATCH = 500
 
 class BackupError(Exception):
     """A backup or restore that cannot be done (the message says why); nothing was changed."""
-
-
-def database_url(given: str | None = None) -> str:
-    """The database ``tablero serve`` would use: ``given``, else ``$TABLERO_DATABASE_URL``, else
-    the SQLite file in the working directory."""
-    return given or os.environ.get("TABLERO_DATABASE_URL") or DEFAULT_URL
 
 
 def summary(counts: dict[str, int]) -> str:

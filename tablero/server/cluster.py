@@ -40,9 +40,17 @@ nothing but the database. Four rules make that safe (docs/deploy.md, "More than 
 SQLite serves one process only: ``tablero serve`` on a SQLite file holds a lock file beside it
 (:func:`sqlite_guard`), and a second ``tablero serve`` on the same file refuses to start.
 
-What one process does not know of another: which seats are connected there (a seat connected
-to process A shows as away to spectators on process B, and B's creator could hand it to a bot;
-the player takes it back) and a bot's "thinking" mark.
+* **Every process knows which seats are connected anywhere.** A process announces, on the same
+  channel, the seats its connections hold at a table whenever they change
+  (``p <id> <origin> <seats>``; :meth:`Cluster.here`), all of them again every
+  :data:`PRESENCE_REFRESH` seconds, and when a new process asks (``q <origin>``). The others keep
+  what they heard (:meth:`Cluster.elsewhere`): a seat connected to process A is connected on B
+  too (not away, so B's creator cannot hand it to a bot). A process holds an advisory lock of
+  its own while it lives; each sweep forgets what processes whose lock is gone had said (a
+  ``kill -9``: their seats are away from then on), and what was not said again for
+  :data:`PRESENCE_TTL` seconds (a note lost).
+
+What one process does not know of another: a bot's "thinking" mark.
 """
 
 from __future__ import annotations
@@ -51,7 +59,6 @@ import asyncio
 import contextlib
 import dataclasses
 import fcntl
-import hashlib
 import json
 import logging
 import os
@@ -88,6 +95,8 @@ class LiveGame(Protocol):
     stored: StoredGame
     match: Match[Any, Any, Any]
     translators: dict[str, Any]
+    away_since: dict[int, float]
+    elsewhere: frozenset[int]
 
     @property
     def lock(self) -> asyncio.Lock: ...
@@ -129,9 +138,20 @@ ORPHANS = f"""
     WHERE g.status = 'running' AND hashtextextended(g.id, {KEY_SEED}) NOT IN (SELECT key FROM held)"""
 """Running tables whose advisory lock no process holds (only some of them need one)."""
 
+PROCESS_SEED = 1411
+"""Seed of ``hashtextextended`` for the processes' own advisory lock keys (a process's key: its
+origin hashed; held while the process lives)."""
 
-def _hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()  # as the service hashes seat tokens
+ALIVE = f"""
+    WITH held AS ({HELD_KEYS})
+    SELECT o FROM unnest(%s::text[]) AS o WHERE hashtextextended(o, {PROCESS_SEED}) IN (SELECT key FROM held)"""
+"""Of the given processes (origins), those alive: holding their own lock."""
+
+PRESENCE_REFRESH = 30.0
+"""Seconds between two announcements of every seat connected to a process (a note lost is made up for)."""
+
+PRESENCE_TTL = 2.5 * PRESENCE_REFRESH
+"""Seconds after which what a process said of a table's seats is forgotten unless said again."""
 
 
 class Cluster:
@@ -165,6 +185,12 @@ class Cluster:
         """Tables another process held when last asked, until when not to ask again (loop time)."""
         self._broken: set[str] = set()
         """Tables that do not load here (left to the log; not tried again by the sweep)."""
+        self._said: dict[str, frozenset[int]] = {}
+        """Per table: the seats this process last announced as connected here (none: not listed)."""
+        self._heard: dict[str, dict[str, tuple[frozenset[int], float]]] = {}
+        """Per table, per other process (origin): the seats connected there, and when that was heard (loop time)."""
+        self._next_refresh = 0.0
+        """When (loop time) to announce every seat connected here again."""
 
     # ------------------------------------------------------------------ life
     async def start(self) -> None:
@@ -179,6 +205,7 @@ class Cluster:
             await self.sweep()  # the tables waiting for a bot or a clock: resumed here
         except Exception:
             log.exception("the first sweep for tables to run failed; the next one tries again")
+        self._announce(f"q {self.store.origin}")  # the others: which seats are connected there
         self._tasks.append(asyncio.create_task(self._sweeper()))
 
     async def close(self) -> None:
@@ -227,10 +254,15 @@ class Cluster:
             return None
         self._next_connect = loop.time() + 1.0
         try:
-            self._locks = await psycopg.AsyncConnection.connect(self._info, autocommit=True)
+            conn = await psycopg.AsyncConnection.connect(self._info, autocommit=True)
+            # this process's own lock: the others know it lives while it holds it (see here())
+            await conn.execute(f"SELECT pg_try_advisory_lock(hashtextextended(%s, {PROCESS_SEED}))".encode(),
+                               (self.store.origin,))
         except psycopg.Error as exc:
             log.warning("no connection for the tables' locks (%s); this process runs no bots until there is", exc)
             return None
+        self._locks = conn
+        self._next_refresh = 0.0  # the others may have taken this process for dead: say again who is here
         return self._locks
 
     async def _lost(self, exc: BaseException) -> None:
@@ -294,6 +326,7 @@ class Cluster:
         if done:
             await self.let_go(done)
         await self._compare()
+        await self._presence_sweep()
         async with self._mutex:
             found = await self._query(ORPHANS)
         if found is None:
@@ -360,6 +393,84 @@ class Cluster:
             return False
         return True
 
+    # ------------------------------------------------------------------ who is connected where
+    def here(self, live: LiveGame) -> None:
+        """Announce the seats this process's connections hold at ``live`` if they changed since
+        last said (the service calls this with every update it sends a table)."""
+        if not (self.enabled and self.started):
+            return
+        gid = live.stored.id
+        seats = frozenset(s for c in live.conns for s in c.seats)
+        if self._said.get(gid, frozenset()) != seats:
+            if seats:
+                self._said[gid] = seats
+            else:
+                self._said.pop(gid, None)
+            self._announce(_presence_note(gid, self.store.origin, seats))
+
+    def elsewhere(self, gid: str) -> frozenset[int]:
+        """The seats of table ``gid`` that connections of other live processes hold."""
+        return frozenset(s for seats, _ in self._heard.get(gid, {}).values() for s in seats)
+
+    def _announce(self, note: str) -> None:
+        if self.store.aio is not None:
+            self.store.aio.announce(note)
+
+    def _said_again(self) -> None:
+        """Every seat connected here, announced again."""
+        self._next_refresh = asyncio.get_running_loop().time() + PRESENCE_REFRESH
+        for gid, seats in list(self._said.items()):
+            self._announce(_presence_note(gid, self.store.origin, seats))
+
+    def _heard_presence(self, gid: str, origin: str, seats: frozenset[int]) -> None:
+        told = self._heard.setdefault(gid, {})
+        if seats:
+            told[origin] = (seats, asyncio.get_running_loop().time())
+        else:
+            told.pop(origin, None)
+        if not told:
+            del self._heard[gid]
+        self._apply_presence(gid)
+
+    def _apply_presence(self, gid: str) -> None:
+        """The table in memory (if it is) learns which of its seats are connected elsewhere: a
+        seat no connection holds any more anywhere is away from now on; viewers are told."""
+        live = self.service.live.get(gid)
+        if live is None:
+            return
+        now_elsewhere = self.elsewhere(gid)
+        before, live.elsewhere = live.elsewhere, now_elsewhere
+        if now_elsewhere == before:
+            return
+        here = {s for c in live.conns for s in c.seats}
+        for seat in now_elsewhere - before:
+            live.away_since.pop(seat, None)
+        for seat in before - now_elsewhere - here:
+            live.away_since[seat] = self.service.clock()
+        self.service._spawn(self.service._broadcast(live))
+
+    async def _presence_sweep(self) -> None:
+        """Forget what dead processes (their lock gone) said, and what was not said again for
+        :data:`PRESENCE_TTL`; say again every seat connected here when it is time."""
+        now = asyncio.get_running_loop().time()
+        if now >= self._next_refresh:
+            self._said_again()
+        origins = sorted({o for told in self._heard.values() for o in told})
+        if not origins:
+            return
+        async with self._mutex:
+            rows = await self._query(ALIVE, (origins,))
+        alive = None if rows is None else {str(o) for (o,) in rows}  # None: not known now
+        for gid, told in list(self._heard.items()):
+            gone = [o for o, (_, at) in told.items()
+                    if now - at > PRESENCE_TTL or (alive is not None and o not in alive)]
+            if gone:
+                for o in gone:
+                    del told[o]
+                if not told:
+                    del self._heard[gid]
+                self._apply_presence(gid)
+
     # ------------------------------------------------------------------ hearing other processes
     async def _listen(self) -> None:
         """Hear every commit of the other processes (``LISTEN``), for ever; after the connection
@@ -372,6 +483,7 @@ class Cluster:
                     delay = 0.5
                     if self._listening.is_set():
                         await self._compare()  # what was committed while nobody listened
+                        self._announce(f"q {self.store.origin}")  # and who connected where meanwhile
                     self._listening.set()
                     async for note in conn.notifies():
                         self.heard(note.payload)
@@ -384,8 +496,10 @@ class Cluster:
 
 
     def heard(self, payload: str) -> None:
-        """One notification: ``g <id> <rev> <origin>`` (a game's row changed) or ``c <id> <origin>
-        <line>`` (a chat line); this process's own are skipped."""
+        """One notification: ``g <id> <rev> <origin>`` (a game's row changed), ``c <id> <origin>
+        <line>`` (a chat line), ``p <id> <origin> <seats>`` (the seats connected to a process, see
+        :meth:`here`) or ``q <origin>`` (a new process asks who is connected where); this
+        process's own are skipped."""
         kind, _, rest = payload.partition(" ")
         try:
             if kind == "g":
@@ -396,6 +510,12 @@ class Cluster:
                 gid, origin, line = rest.split(" ", 2)
                 if origin != self.store.origin:
                     self._chat(gid, line)
+            elif kind == "p":
+                gid, origin, seats = rest.split(" ")
+                if origin != self.store.origin:
+                    self._heard_presence(gid, origin, frozenset(int(x) for x in seats.split(",") if x != "-"))
+            elif kind == "q" and rest != self.store.origin:
+                self._said_again()
         except ValueError:
             log.warning("a notification that does not read: %r", payload[:200])
 
@@ -487,7 +607,7 @@ class Cluster:
             gone = []
             for seat in sorted(conn.seats):
                 token = seatkeys.held_with(conn, seat)
-                if token is not None and seatkeys.token_seat(live.stored.seats, _hash(token), now,
+                if token is not None and seatkeys.token_seat(live.stored.seats, seatkeys.key_hash(token), now,
                                                              self.settings) != seat:
                     gone.append(seat)
             if gone:
@@ -495,7 +615,13 @@ class Cluster:
                 for seat in gone:
                     conn.sent.pop(seat, None)
                     conn.notes_sent.pop(seat, None)
+                    if not any(seat in c.seats for c in live.conns) and seat not in live.elsewhere:
+                        live.away_since.setdefault(seat, now)
                 await _tell([conn], json.dumps({"type": "revoked", "seats": gone}))
+
+
+def _presence_note(gid: str, origin: str, seats: frozenset[int]) -> str:
+    return f"p {gid} {origin} {','.join(map(str, sorted(seats))) or '-'}"
 
 
 async def _tell(conns: Sequence[Any], text: str) -> None:

@@ -15,6 +15,7 @@ and docs/web.md. Everything here is kept in the game's row, so a restart changes
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 import weakref
 from collections.abc import Callable, Mapping, MutableMapping, Sequence
@@ -42,7 +43,13 @@ _held: weakref.WeakKeyDictionary[Any, dict[int, str]] = weakref.WeakKeyDictionar
 
 
 def new_token() -> str:
+    """A seat's token (also the creator's key): 192 random bits, URL-safe."""
     return secrets.token_urlsafe(24)
+
+
+def key_hash(key: str) -> str:
+    """What the store keeps of a seat's token, an invite or the creator's key: its SHA-256 (hex)."""
+    return hashlib.sha256(key.encode()).hexdigest()
 
 
 # ---------------------------------------------------------------------------- tokens
@@ -128,7 +135,7 @@ class Hello:
 
 
 def check_hello(seats: Sequence[Seat], tokens: Sequence[str], now: float, settings: ServerSettings,
-                hash_token: Callable[[str], str], make: Callable[[], str] = new_token) -> Hello:
+                make: Callable[[], str] = new_token) -> Hello:
     """The seats ``tokens`` hold at a hello, rotating and stamping as the rules say.
 
     * a seat's current token holds it unless unused for ``token_idle_days``; older than
@@ -143,7 +150,7 @@ def check_hello(seats: Sequence[Seat], tokens: Sequence[str], now: float, settin
     in_grace: dict[int, str] = {}
     stale: list[tuple[int, str]] = []
     for t in dict.fromkeys(tokens):
-        h = hash_token(t)
+        h = key_hash(t)
         i = _current_seat(seats, h)
         if i is not None:
             if expired(seats[i], now, settings):
@@ -165,7 +172,7 @@ def check_hello(seats: Sequence[Seat], tokens: Sequence[str], now: float, settin
     for i, t in in_grace.items():
         if i not in out.seats:  # rotate again: this device may not have the new token
             new = make()
-            _retire(seats[i], hash_token(new), now, float(seats[i].get("grace_until") or now))
+            _retire(seats[i], key_hash(new), now, float(seats[i].get("grace_until") or now))
             out.seats.add(i)
             out.by_seat[i] = new
             fresh.add(i)
@@ -185,7 +192,7 @@ def check_hello(seats: Sequence[Seat], tokens: Sequence[str], now: float, settin
             out.changed = True
         elif settings.token_rotate_days and now - float(s["token_issued"]) >= settings.token_rotate_days * DAY:
             new = make()
-            _retire(s, hash_token(new), now, now + settings.token_grace_seconds)
+            _retire(s, key_hash(new), now, now + settings.token_grace_seconds)
             out.told.append(_told(i, new, out.by_seat[i]))
             out.by_seat[i] = new
             out.changed = True

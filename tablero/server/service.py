@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import json
 import logging
 import secrets
@@ -101,10 +100,6 @@ def error_message(exc: TableroError) -> str:
     return json.dumps({"type": "error", "code": str(exc.code), "message": str(exc)})
 
 
-def _hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
 def _new_id() -> str:
     return secrets.token_urlsafe(9)
 
@@ -134,6 +129,9 @@ class LiveGame:
     conns: set[Conn] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     away_since: dict[int, float] = field(default_factory=dict)
+    """Per seat nobody holds now (here or at another server process): since when."""
+    elsewhere: frozenset[int] = frozenset()
+    """Seats that connections of other server processes hold (:meth:`Cluster.elsewhere`)."""
     bots_running: bool = False
     translators: dict[str, Translator] = field(default_factory=dict)
     thinking: dict[str, Any] | None = None
@@ -180,7 +178,8 @@ class LiveGame:
         return None if replaced is None else str(replaced)
 
     def connected(self, seat: int) -> bool:
-        return any(seat in c.seats for c in self.conns)
+        """A connection holds ``seat``, here or at another server process."""
+        return seat in self.elsewhere or any(seat in c.seats for c in self.conns)
 
     @property
     def notes(self) -> list[list[Any]]:
@@ -291,22 +290,22 @@ class GameService:
                 name = name or f"Bot {SEAT_LETTERS[i]}"  # the level shows beside the name, in words
             elif kind == "person":
                 invite = secrets.token_urlsafe(18)
-                entry["invite"] = _hash(invite)
+                entry["invite"] = seatkeys.key_hash(invite)
                 invites[i] = invite  # the name (if any) is a suggestion: the person chooses at join
             else:
-                token = secrets.token_urlsafe(24)
-                seatkeys.issue(entry, _hash(token), self.clock())
+                token = seatkeys.new_token()
+                seatkeys.issue(entry, seatkeys.key_hash(token), self.clock())
                 tokens[i] = token
             # an empty name shows as "Player B" in each viewer's language (LiveGame.names)
             seats.append(entry)
             names.append(name)
-        admin = secrets.token_urlsafe(24)
+        admin = seatkeys.new_token()
         seed = secrets.randbits(63)
         match: Match[Any, Any, Any] = Match(game, names, options=options, seed=seed, undo=True)
         now = self.clock()
         stored = StoredGame(
             id=_new_id(), game=game.id, created=now, updated=now, status="running", players=names,
-            options=match.options, seed=seed, seats=seats, admin_hash=_hash(admin), settings=settings,
+            options=match.options, seed=seed, seats=seats, admin_hash=seatkeys.key_hash(admin), settings=settings,
             deadlines={}, rematch=None, version=0, entries=list(match.record.entries),
         )
         live = LiveGame(stored=stored, game=game, match=match)
@@ -346,11 +345,12 @@ class GameService:
             live.seen = self.clock()
             return live
         stored, game, match = self._load(game_id)
-        live = LiveGame(stored=stored, game=game, match=match)
+        live = LiveGame(stored=stored, game=game, match=match, elsewhere=self.cluster.elsewhere(game_id))
         now = self.clock()
         live.seen = now
         for seat in range(len(stored.seats)):
-            live.away_since[seat] = now
+            if seat not in live.elsewhere:
+                live.away_since[seat] = now
         self.live[game_id] = live
         self._settle(live)
         self._evict(keep=live)
@@ -463,7 +463,7 @@ class GameService:
     def _invite_status(live: LiveGame, invite: str) -> tuple[str, int | None]:
         """What ``invite`` is at this table: ``open`` (it claims seat n), ``taken`` (somebody joined
         with it), ``revoked`` (the creator made a new one for its seat) or ``unknown``."""
-        h = _hash(invite)
+        h = seatkeys.key_hash(invite)
         seats = live.stored.seats
         for i, s in enumerate(seats):
             if s["kind"] == "person" and s["invite"] == h:
@@ -518,14 +518,14 @@ class GameService:
         clean = schemas.clean_name(name) or live.stored.players[seat]  # refuses control characters
         if not clean:
             raise ServiceError("give your name: the others see it at the table", code=ErrorCode.MALFORMED)
-        token = secrets.token_urlsafe(24)
+        token = seatkeys.new_token()
         async with live.lock:
             s = live.stored.seats[seat]
-            if s["invite"] != _hash(invite):  # another claim (or a new invite) came first
+            if s["invite"] != seatkeys.key_hash(invite):  # another claim (or a new invite) came first
                 raise ServiceError(INVITE_REFUSED["taken"], code=ErrorCode.TOKEN)
             s["spent"] = [*s.get("spent", []), s["invite"]][-KEEP_OLD:]
             s["invite"] = None
-            seatkeys.issue(s, _hash(token), self.clock())
+            seatkeys.issue(s, seatkeys.key_hash(token), self.clock())
             live.stored.players[seat] = clean
             live.match.record.players[seat] = clean
             live.translators.clear()
@@ -544,7 +544,7 @@ class GameService:
         on. Returns the new invite, for the creator alone.
         """
         live = self.get(game_id)
-        if not isinstance(admin, str) or _hash(admin) != live.stored.admin_hash:
+        if not isinstance(admin, str) or seatkeys.key_hash(admin) != live.stored.admin_hash:
             raise ServiceError("only the table's creator may invite anew", code=ErrorCode.TOKEN)
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(live.stored.seats):
             raise ServiceError("invite: give a 'seat' of this game", code=ErrorCode.MALFORMED)
@@ -559,7 +559,7 @@ class GameService:
             if s["invite"]:
                 s["replaced_invites"] = [*s.get("replaced_invites", []), s["invite"]][-KEEP_OLD:]
             s["kind"] = "person"
-            s["invite"] = _hash(invite)
+            s["invite"] = seatkeys.key_hash(invite)
             s["left"] = False
             live.away_since[seat] = self.clock()
             live.stored.updated = self.clock()
@@ -591,7 +591,7 @@ class GameService:
         """
         token = seatkeys.new_token()
         async with live.lock:
-            seatkeys.rotate(live.stored.seats[seat], _hash(token), self.clock())
+            seatkeys.rotate(live.stored.seats[seat], seatkeys.key_hash(token), self.clock())
             self.store.save_row(live.stored)
         old = seatkeys.held_with(conn, seat)
         seatkeys.remember(conn, {seat: token})
@@ -611,7 +611,7 @@ class GameService:
     def seats_of(self, live: LiveGame, tokens: list[str]) -> frozenset[int]:
         """The seats ``tokens`` hold now (:func:`~tablero.server.seatkeys.token_seat`); refused if one holds none."""
         now = self.clock()
-        found = [seatkeys.token_seat(live.stored.seats, _hash(t), now, self.settings) for t in set(tokens)]
+        found = [seatkeys.token_seat(live.stored.seats, seatkeys.key_hash(t), now, self.settings) for t in set(tokens)]
         if any(i is None for i in found):
             raise ServiceError("a token does not hold a seat of this game", code=ErrorCode.TOKEN)
         return frozenset(i for i in found if i is not None)
@@ -628,10 +628,10 @@ class GameService:
         live = self.get(game_id)
         if lang not in LANGUAGES:
             raise ServiceError(f"unknown language {lang!r}", code=ErrorCode.OPTION)
-        is_admin = bool(admin) and _hash(str(admin)) == live.stored.admin_hash
+        is_admin = bool(admin) and seatkeys.key_hash(str(admin)) == live.stored.admin_hash
         if admin and not is_admin:
             raise ServiceError("wrong creator token", code=ErrorCode.TOKEN)
-        keys = seatkeys.check_hello(live.stored.seats, tokens, self.clock(), self.settings, _hash)
+        keys = seatkeys.check_hello(live.stored.seats, tokens, self.clock(), self.settings)
         seats, refused, revoked = frozenset(keys.seats), keys.refused, keys.revoked
         limit = self.settings.max_spectators
         if not seats and not is_admin and sum(1 for c in live.conns if not c.seats and not c.admin) >= limit:
@@ -1371,6 +1371,7 @@ class GameService:
         """Every connection of the table gets an update: each outbox is told one is due (one still
         waiting is merged into it) and its writer builds and sends it; nothing here waits for a client."""
         live.shared.clear()
+        self.cluster.here(live)  # the seats connected here, told to other server processes if they changed
         for conn in list(live.conns):
             if conn.outbox is not None:
                 conn.outbox.update()
@@ -1440,8 +1441,8 @@ class GameService:
         for i, s in enumerate(new.stored.seats):
             # by seat, not by hash: the old seat's token may have rotated since the rematch was made
             if s["kind"] == "person" and s.get("prev_token") and i in held:
-                t = secrets.token_urlsafe(24)
-                seatkeys.issue(s, _hash(t), self.clock())
+                t = seatkeys.new_token()
+                seatkeys.issue(s, seatkeys.key_hash(t), self.clock())
                 s["invite"] = None
                 s["prev_token"] = None
                 out["tokens"][i] = t

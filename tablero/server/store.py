@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import secrets
 from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -46,6 +47,12 @@ from tablero.core.errors import ErrorCode, TableroError
 from tablero.server.settings import ServerSettings
 
 DEFAULT_URL = "sqlite:///tablero.db"
+
+
+def database_url(given: str | None = None) -> str:
+    """The database ``tablero serve`` (and backup, restore) uses: ``given``, else
+    ``$TABLERO_DATABASE_URL``, else the SQLite file in the working directory."""
+    return given or os.environ.get("TABLERO_DATABASE_URL") or DEFAULT_URL
 
 log = logging.getLogger("tablero.server.store")
 

@@ -95,6 +95,15 @@ def recv(ws: Any) -> dict[str, Any]:
     return data
 
 
+def until(ws: Any, kind: str) -> dict[str, Any]:
+    """The next message of ``kind`` (updates in between, from others' moves, comings and goings, are read past)."""
+    while True:
+        m = recv(ws)
+        if m["type"] == kind:
+            return m
+        assert m["type"] == "update", m
+
+
 def hello(ws: Any, tokens: list[str], admin: str | None = None, lang: str = "en") -> dict[str, Any]:
     ws.send_text(json.dumps({"type": "hello", "tokens": tokens, "admin": admin, "lang": lang}))
     return recv(ws)

@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 
 from tablero.server.chat import HISTORY, MAX_CHARS, RATE_COUNT, RATE_SECONDS, clean, mode_of
 
-from .conftest import FakeClock, client, hello, recv
+from .conftest import FakeClock, client, hello, until
 from .conftest import create as create_game
 
 TWO = [{"kind": "you", "name": "Ana"}, {"kind": "local", "name": "Bea"}]
@@ -19,15 +19,6 @@ TWO = [{"kind": "you", "name": "Ana"}, {"kind": "local", "name": "Bea"}]
 
 def create(c: TestClient, **extra: Any) -> dict[str, Any]:
     return create_game(c, "don-carlo", TWO, **extra)
-
-
-def until(ws: Any, kind: str) -> dict[str, Any]:
-    """The next message of ``kind`` (updates from others' comings and goings are skipped)."""
-    while True:
-        m = recv(ws)
-        if m["type"] == kind:
-            return m
-        assert m["type"] == "update", m
 
 
 def say(ws: Any, text: str, seat: int | None, **extra: Any) -> None:

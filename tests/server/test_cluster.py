@@ -9,18 +9,22 @@ browser would, with its connections spread over the processes:
 * the bots of a table run in one process only, while the other one has the table open too;
 * ``kill -9`` of the process that runs busy bot tables: the other one takes them over, and every
   move a player was told of (an update after it) is in the store.
+* a seat connected to one process is connected on the other (its creator cannot hand it to a
+  bot), until the player goes or the process is killed.
 
 No timing assertions: the timeouts only keep a broken server from hanging the suite.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from random import Random
@@ -30,6 +34,7 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, text
 from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 from tablero.core.errors import ErrorCode
 from tablero.core.match import replay
@@ -287,6 +292,59 @@ def first_update(ws: Any, tokens: list[str]) -> list[dict[str, Any]]:
         out.append(recv(ws))
     assert all(m["type"] == "update" for m in out), out
     return out
+
+
+class Creator:
+    """The table's creator, holding seat A, on a raw WebSocket: reads every message."""
+
+    def __init__(self, node: Node, game: dict[str, Any]) -> None:
+        self.ws = connect(f"ws://127.0.0.1:{node.port}/ws/{game['id']}", open_timeout=TIMEOUT, close_timeout=2,
+                          max_size=None)
+        self.ws.send(json.dumps({"type": "hello", "tokens": [game["tokens"]["0"]], "admin": game["admin"],
+                                 "lang": "en"}))
+
+    def seat_until(self, seat: int, connected: bool) -> dict[str, Any]:
+        """Seat ``seat`` as the next update that shows it (dis)connected has it."""
+        while True:
+            m = json.loads(self.ws.recv(timeout=TIMEOUT))
+            if m["type"] == "update" and m["seats"][seat]["connected"] is connected:
+                return dict(m["seats"][seat])
+
+    def replace(self, seat: int) -> dict[str, Any]:
+        """Hand ``seat`` to a bot: the refusal, or the update that shows the bot playing."""
+        self.ws.send(json.dumps({"type": "replace", "seat": seat, "bot": "random"}))
+        while True:
+            m = json.loads(self.ws.recv(timeout=TIMEOUT))
+            if m["type"] == "error" or (m["type"] == "update" and m["seats"][seat]["replaced"]):
+                return dict(m)
+
+
+def test_a_seat_connected_to_one_process_is_connected_on_every_other(cluster: Cluster) -> None:
+    """Seat B's player is on process A; the creator is on B. B shows the seat connected, not
+    away, and its creator cannot hand it to a bot. The player goes: the seat is away on B; back:
+    connected; process A killed (``kill -9``) with the player on it: away on B, and now the
+    creator may hand it to a bot."""
+    a, b = cluster.start(), cluster.start()
+    g = a.create({"game": "el-grande", "options": {"short_game": True}, "away_seconds": 0.1,
+                  "seats": [{"kind": "you", "name": "Ann"}, {"kind": "you", "name": "Bea"}]})
+    creator = Creator(b, g)
+    assert creator.seat_until(1, connected=False)["away"] is not None
+    with Table(a, g["id"], [g["tokens"]["1"]]):
+        assert creator.seat_until(1, connected=True)["away"] is None
+        refused = creator.replace(1)
+        assert refused["type"] == "error" and refused["code"] == ErrorCode.PLAYERS, refused
+    assert creator.seat_until(1, connected=False)["away"] is not None
+    player = Table(a, g["id"], [g["tokens"]["1"]])
+    assert creator.seat_until(1, connected=True)["away"] is None
+    a.kill9()
+    assert creator.seat_until(1, connected=False)["away"] is not None  # within a sweep or two of B
+    while (replaced := creator.replace(1))["type"] == "error":  # until away for away_seconds
+        assert replaced["code"] == ErrorCode.PLAYERS, replaced
+        time.sleep(0.1)
+    assert replaced["seats"][1]["bot"] == "random", replaced
+    with contextlib.suppress(Exception):
+        player.ws.close()
+    creator.ws.close()
 
 
 def test_a_move_on_a_stale_copy_is_refused_as_stale_and_the_copy_catches_up(db_url: str) -> None:

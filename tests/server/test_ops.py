@@ -35,7 +35,7 @@ from tablero.server.settings import ServerSettings
 from tablero.server.store import Store, StoredGame, make_engine
 from tablero.server.workers import Workers
 
-from .conftest import _pg_url, _worker_db, client, create, hello, recv
+from .conftest import _pg_url, _worker_db, client, create, hello, until
 from .test_api import act, until_turn
 from .test_crash import _free_port
 
@@ -52,15 +52,6 @@ TIMEOUT = 30.0
 def service_of(c: TestClient) -> GameService:
     service: GameService = c.app.state.service  # type: ignore[attr-defined]
     return service
-
-
-def until(ws: Any, kind: str) -> dict[str, Any]:
-    """The next message of ``kind`` (updates in between are read past)."""
-    while True:
-        m = recv(ws)
-        if m["type"] == kind:
-            return m
-        assert m["type"] == "update", m
 
 
 # ---------------------------------------------------------------------------- /metrics
