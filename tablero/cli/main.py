@@ -427,7 +427,10 @@ def serve(
     gc.freeze()
     gc.set_threshold(20_000, 10, 10)
     announce(fmt, f"tablero: http://{host}:{port}")
-    uvicorn.run(web, host=host, port=port, ws_max_size=65_536, log_level="warning", log_config=log_config(fmt))
+    # a message over max_body gets the service's error; one over four times that (64 KiB at
+    # least) is not even read whole: uvicorn closes the connection (1009)
+    ws_max = max(65_536, 4 * settings.max_body)
+    uvicorn.run(web, host=host, port=port, ws_max_size=ws_max, log_level="warning", log_config=log_config(fmt))
 
 
 # ---------------------------------------------------------------------------- backup, restore

@@ -24,9 +24,7 @@ from typing import Any
 
 from tablero.core.errors import ErrorCode
 from tablero.core.match import UNDO, Match
-from tablero.server.settings import ServerSettings
-
-DAY = 86_400.0
+from tablero.server.settings import DAY, ServerSettings
 
 KEEP_ROTATED = 8
 """How many rotated-away tokens a seat remembers (to hold it in the grace, or to tell a device

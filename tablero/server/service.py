@@ -51,7 +51,7 @@ from tablero.server.i18n import WEB_CATALOGUE
 from tablero.server.lobby import option_meta, option_words, seat_name
 from tablero.server.metrics import Metrics
 from tablero.server.payload import SEAT_COLOURS, SEAT_LETTERS, legal_moves, seat_payload
-from tablero.server.settings import ServerSettings
+from tablero.server.settings import DAY, ServerSettings
 from tablero.server.store import Conflict, Store, StoredGame
 from tablero.server.summary import Summary
 from tablero.server.workers import INLINE_BOTS, REVIEW_BUDGET, ReviewJob, ThinkJob, Workers, think_job
@@ -98,6 +98,10 @@ class Superseded(ServiceError):
 
 def error_message(exc: TableroError) -> str:
     return json.dumps({"type": "error", "code": str(exc.code), "message": str(exc)})
+
+
+SHARED_KEEP = 64
+"""Spectators' updates a table keeps built between two broadcasts at most (:meth:`GameService.updates`)."""
 
 
 def _new_id() -> str:
@@ -443,7 +447,7 @@ class GameService:
         days = self.settings.abandon_days
         if days <= 0:
             return 0
-        cutoff = now - days * upkeep.DAY
+        cutoff = now - days * DAY
         count = 0
         for live in list(self.live.values()):
             if upkeep.may_abandon(live, cutoff):
@@ -1298,7 +1302,8 @@ class GameService:
 
         Built when the connection's writer sends it (:mod:`tablero.server.fanout`). A spectator's
         is the same for every spectator in the same place (language, creator or not, log sent so
-        far, table state): it is built once and shared (``live.shared``, emptied by every broadcast).
+        far, table state): it is built once and shared (``live.shared``, emptied by every broadcast,
+        and when it holds :data:`SHARED_KEEP` of them: spectators coming while a clock runs).
         """
         viewers: list[int | None] = [*sorted(conn.seats)] or [None]
         seats: list[dict[str, Any]] | None = None
@@ -1318,6 +1323,8 @@ class GameService:
                 p = self.payload(live, v, conn.lang, since, conn.admin, seats, notes_from=notes_from)
                 built = (json.dumps(p), live.version, len(live.notes))
                 if key is not None:
+                    if len(live.shared) >= SHARED_KEEP:  # the time in the key moves on: older ones go
+                        live.shared.clear()
                     live.shared[key] = built
             out.append(built[0])
             conn.sent[v], conn.notes_sent[v] = built[1], built[2]

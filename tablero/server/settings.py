@@ -16,6 +16,9 @@ from typing import Any
 
 ENV_PREFIX = "TABLERO_"
 
+DAY = 86_400.0
+"""Seconds in a day: the settings counted in days (``*_days``) are multiplied by it."""
+
 
 @dataclass(frozen=True)
 class ServerSettings:

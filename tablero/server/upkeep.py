@@ -70,8 +70,6 @@ REASONS = {
 SWEEP_SECONDS = 3600.0
 """How often (by the service's clock) the ticker looks for abandoned tables."""
 
-DAY = 86_400.0
-
 
 class BotFailed(RuntimeError):
     """A bot and the table's stand-in both failed to decide."""

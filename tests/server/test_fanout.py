@@ -35,7 +35,7 @@ from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from tablero.server.service import Conn, GameService, LiveGame
+from tablero.server.service import SHARED_KEEP, Conn, GameService, LiveGame
 from tablero.server.settings import ServerSettings
 from tablero.server.store import Store
 from tablero.server.workers import Workers
@@ -283,6 +283,35 @@ def test_spectators_joining_cost_linear_work_and_one_build_per_change(tmp_path: 
         await _until("every spectator sees the move", lambda: all(f.version() == live.version for f in crowd))
         assert [f.updates - b for f, b in zip(crowd, before, strict=True)] == [1] * n
         assert builds <= 2 + 2, f"{builds} updates built for one move (2 seats, spectators in 2 languages)"
+        await service.close()
+        service.store.close()
+
+    _run(main())
+
+
+def test_spectators_coming_while_time_passes_keep_few_built_updates(tmp_path: Path) -> None:
+    """The spectators' update is keyed by the time too (clocks, away, thinking): spectators coming
+    one by one, a tenth of a second apart, with no change at the table in between, leave at most
+    ``SHARED_KEEP`` built updates in memory, and each gets its own up-to-date one."""
+    n = 3 * SHARED_KEEP
+
+    async def main() -> None:
+        service = _service(tmp_path, max_spectators=n)
+        clock = service.clock
+        assert isinstance(clock, FakeClock)
+        created = service.create(HOT_SEAT)
+        gid, live = created["id"], service.get(created["id"])
+        crowd = [Far() for _ in range(n)]
+
+        def got_one(far: Far) -> Callable[[], bool]:
+            return lambda: far.updates == 1
+
+        for far in crowd:
+            clock.advance(0.2)
+            await _connect(service, gid, far)
+            await _until("the spectator has its update", got_one(far))
+            assert len(live.shared) <= SHARED_KEEP
+        assert all(f.version() == live.version for f in crowd)
         await service.close()
         service.store.close()
 

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import text, update
+from websockets.sync.client import connect
 
 from tablero.server.app import create_app
 from tablero.server.service import GameService
@@ -24,6 +27,7 @@ from tablero.server.settings import ServerSettings
 from tablero.server.store import games, make_engine
 
 from .conftest import FakeClock, client, create, hello, recv
+from .test_crash import TIMEOUT, Server
 
 TWO = [{"kind": "you", "name": "Ann"}, {"kind": "local", "name": "Bea"}]
 BOTS = [{"kind": "you", "name": "Ann"}, {"kind": "bot", "bot": "random"}]
@@ -290,6 +294,23 @@ def test_the_limit_is_a_setting_and_the_refusal_is_our_error(sqlite_url: str) ->
         with c.websocket_connect("/ws/nope") as ws:  # the WebSocket's messages have the same limit
             ws.send_text(json.dumps({"type": "hello", "tokens": ["x" * 2_000]}))
             assert recv(ws)["code"] == "request/too_large"
+
+
+def test_tablero_serve_reads_messages_up_to_a_raised_limit(tmp_path: Path) -> None:
+    """``tablero serve`` lets uvicorn read WebSocket messages up to four times ``max_body`` (64 KiB
+    at least): with the limit raised to 100 KB, a 90 KB message is read and answered by the
+    service (it used to be cut at 64 KiB, the connection closed with 1009)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TABLERO_")}
+    env["TABLERO_MAX_BODY"] = "100000"
+    server = Server(f"sqlite:///{tmp_path / 'big.db'}", tmp_path / "serve.log", env=env)
+    try:
+        for size, code in ((90_000, "request/malformed"), (110_000, "request/too_large")):  # read, then refused
+            with connect(f"ws://127.0.0.1:{server.port}/ws/nope", open_timeout=TIMEOUT) as ws:
+                ws.send(json.dumps({"type": "hello", "tokens": ["x" * size]}))
+                answer = json.loads(ws.recv(timeout=TIMEOUT))
+                assert answer["type"] == "error" and answer["code"] == code, answer
+    finally:
+        server.stop()
 
 
 # ---------------------------------------------------------------------- WebSocket frames
