@@ -94,9 +94,7 @@ class Match(Generic[S, A, V]):
     def from_record(cls, game: Game[S, A, V], record: GameRecord, *, undo: bool = False) -> Match[S, A, V]:
         """Rebuild a match (state, log) from a record, with no RNG; play can go on."""
         m = cls._empty(game, record, undo)
-        for i, (actor, text) in enumerate(record.entries):
-            m._replay_entry(i, actor, text)
-        m.advance()
+        m.replay_more(record.entries)
         return m
 
     def replay_more(self, entries: Sequence[tuple[Player, str]]) -> None:
@@ -268,7 +266,7 @@ class Match(Generic[S, A, V]):
 
     def can_undo(self, seat: Player) -> bool:
         """True if ``seat`` may take back its last decision now."""
-        return self.undoable and self._undo_target(seat) is not None
+        return self.undo_index(seat) is not None
 
     def closes_takeback(self, seat: Player, action: A) -> bool:
         """True if ``seat`` could not take ``action`` back right after playing it now.

@@ -98,6 +98,8 @@ class LiveGame(Protocol):
     away_since: dict[int, float]
     elsewhere: frozenset[int]
 
+    def connected(self, seat: int) -> bool: ...
+
     @property
     def lock(self) -> asyncio.Lock: ...
     @property
@@ -615,7 +617,7 @@ class Cluster:
                 for seat in gone:
                     conn.sent.pop(seat, None)
                     conn.notes_sent.pop(seat, None)
-                    if not any(seat in c.seats for c in live.conns) and seat not in live.elsewhere:
+                    if not live.connected(seat):
                         live.away_since.setdefault(seat, now)
                 await _tell([conn], json.dumps({"type": "revoked", "seats": gone}))
 

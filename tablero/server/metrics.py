@@ -35,6 +35,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tablero.server.settings import ServerSettings
 from tablero.server.store import Store, games
+from tablero.server.upkeep import ATTENTION
 
 log = logging.getLogger("tablero.server.metrics")
 
@@ -52,9 +53,6 @@ HEALTH_TIMEOUT = 5.0
 
 STATUS_CLASSES = ("2xx", "3xx", "4xx", "5xx")
 
-ATTENTION = "attention"
-"""The key of a table's "needs attention" mark in its settings (``tablero.server.upkeep.ATTENTION``;
-not imported: upkeep looks at the service, which counts here)."""
 
 
 class Service(Protocol):

@@ -45,12 +45,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tablero.core.errors import ErrorCode, TableroError
+from tablero.server.settings import DAY
 
 MAX_DEPTH = 32
 """Deepest nesting of arrays and objects in a message (the deepest real one is about 4)."""
 MAX_DIGITS = 30
 """Most digits of an integer literal (a larger number is refused before it is converted)."""
-MAX_SECONDS = 86_400.0
+MAX_SECONDS = DAY
 """Longest move clock and away time (seconds): one day."""
 MAX_SEATS = 16
 """Most seat entries in a new table (every game takes fewer; the game says how many)."""

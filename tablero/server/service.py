@@ -273,8 +273,6 @@ class GameService:
             "creator_seat": next((i for i, s in enumerate(seats_in)
                                   if isinstance(s, Mapping) and s.get("kind") in ("you", "local")), None),
         }
-        if settings["move_seconds"] < 0 or settings["away_seconds"] < 0:
-            raise ServiceError("move_seconds and away_seconds must not be negative", code=ErrorCode.OPTION)
         seats: list[dict[str, Any]] = []
         tokens: dict[int, str] = {}
         invites: dict[int, str] = {}
@@ -581,10 +579,7 @@ class GameService:
                 conn.seats = conn.seats - {seat}
                 conn.sent.pop(seat, None)
                 conn.notes_sent.pop(seat, None)
-                try:
-                    await conn.send(json.dumps({"type": "revoked", "seats": [seat]}))
-                except Exception:
-                    live.conns.discard(conn)
+                await conn.send(json.dumps({"type": "revoked", "seats": [seat]}))  # queued: never raises
 
     async def rotate(self, live: LiveGame, conn: Conn, seat: int) -> None:
         """A new token for ``seat``, to ``conn`` alone: ``{"type": "token", "seat", "token", "old"}``.

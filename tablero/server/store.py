@@ -316,16 +316,6 @@ class Store:
         g.entries = [(int(a), str(t)) for a, t in rows]
         return g
 
-    def revs(self, ids: Sequence[str]) -> dict[str, int]:
-        """The stored rev of each of the games ``ids`` (those that exist)."""
-        out: dict[str, int] = {}
-        ids = list(ids)
-        with self.engine.connect() as conn:
-            for i in range(0, len(ids), 500):
-                q = select(games.c.id, games.c.rev).where(games.c.id.in_(ids[i:i + 500]))
-                out.update((str(gid), int(rev)) for gid, rev in conn.execute(q))
-        return out
-
     def ids(self, status: str | None = None) -> list[str]:
         q = select(games.c.id).order_by(games.c.created)
         if status is not None:

@@ -74,10 +74,16 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'tablero.db'}"
         return
+    yield pg_database()
+
+
+def pg_database() -> str:
+    """This worker's PostgreSQL test database, emptied (:func:`_worker_db`); the test is skipped
+    without one (never under CI: :func:`_pg_url`)."""
     base = _pg_url()
     if base is None:
         pytest.skip("no PostgreSQL (set TABLERO_TEST_PG_URL; make test does)")
-    yield _worker_db(base)
+    return _worker_db(base)
 
 
 @pytest.fixture

@@ -35,7 +35,7 @@ from tablero.server.settings import ServerSettings
 from tablero.server.store import Store, StoredGame, make_engine
 from tablero.server.workers import Workers
 
-from .conftest import _pg_url, _worker_db, client, create, hello, until
+from .conftest import client, create, hello, pg_database, until
 from .test_api import act, until_turn
 from .test_crash import _free_port
 
@@ -258,10 +258,7 @@ def test_serve_refuses_an_unknown_log_format() -> None:
 def other_database(db_url: str, tmp_path: Path) -> str:
     """A fresh database of the other kind than ``db_url``."""
     if db_url.startswith("sqlite"):
-        base = _pg_url()
-        if base is None:
-            pytest.skip("no PostgreSQL (set TABLERO_TEST_PG_URL; make test does)")
-        return _worker_db(base)
+        return pg_database()
     return f"sqlite:///{tmp_path / 'restored.db'}"
 
 
